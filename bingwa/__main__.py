@@ -1,0 +1,3 @@
+from bingwa.cli import main
+
+main()

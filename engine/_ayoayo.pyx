@@ -1,0 +1,178 @@
+# cython: language_level=3
+"""Compiled Ayoayo kernel: the rules of ayoayo.py on a 16-byte C struct.
+
+Layout (the first 15 bytes are the key's input): pits[12], score[2], turn.
+An endless relay (rule 3) is found with Brent's cycle detection on the
+situation (board, pit about to be lifted): O(1) memory, and it meets every
+cycle, so it decides exactly what the pure kernel's set of situations does.
+"""
+
+from libc.string cimport memcmp, memcpy
+
+from bingwa.engine.core cimport Kernel, mix_key
+
+cdef enum:
+    PITS = 12
+    HALF = 24
+
+ctypedef struct AyoState:
+    unsigned char pits[12]
+    unsigned char score[2]
+    unsigned char turn
+    unsigned char pad
+
+
+cdef inline int relay_sow(unsigned char* pits, int lifted) noexcept nogil:
+    """Relay-sow from ``lifted``; returns the last pit, -1 if endless."""
+    cdef unsigned char saved[PITS]
+    cdef int saved_lift = lifted, power = 1, lam = 1
+    cdef int seeds, pit, laps, i
+    memcpy(saved, pits, PITS)
+    while True:
+        seeds = pits[lifted]
+        pits[lifted] = 0
+        pit = lifted
+        if seeds >= PITS:
+            laps = seeds // (PITS - 1)
+            seeds -= laps * (PITS - 1)
+            for i in range(PITS):
+                pits[i] += laps
+            pits[lifted] -= laps
+            if seeds == 0:
+                pit = lifted - 1 if lifted else PITS - 1
+        while seeds:
+            pit += 1
+            if pit == PITS:
+                pit = 0
+            pits[pit] += 1
+            seeds -= 1
+        if pits[pit] == 1:
+            return pit
+        lifted = pit
+        if lifted == saved_lift and memcmp(saved, pits, PITS) == 0:
+            return -1
+        if power == lam:
+            memcpy(saved, pits, PITS)
+            saved_lift = lifted
+            power *= 2
+            lam = 0
+        lam += 1
+
+
+cdef inline int after(const AyoState* s, int move, AyoState* out) noexcept nogil:
+    """Writes the state after ``move``; returns 0, or -1 for an endless relay."""
+    memcpy(out, s, sizeof(AyoState))
+    cdef int mover = s.turn
+    cdef int last = relay_sow(out.pits, move)
+    cdef int facing
+    if last < 0:
+        return -1
+    out.turn = 1 - mover
+    facing = PITS - 1 - last
+    if last // 6 == mover and out.pits[facing]:
+        out.score[mover] += out.pits[facing] + 1
+        out.pits[facing] = 0
+        out.pits[last] = 0
+    return 0
+
+
+cdef inline bint row_empty(const unsigned char* pits, int side) noexcept nogil:
+    cdef int b = 6 * side
+    return (pits[b] | pits[b + 1] | pits[b + 2] | pits[b + 3] | pits[b + 4] | pits[b + 5]) == 0
+
+
+cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
+    cdef const AyoState* s = <const AyoState*> vs
+    cdef int mover = s.turn
+    cdef int n = 0, nfeed = 0, i
+    cdef int feeding[6]
+    cdef AyoState child
+    cdef bint starving = row_empty(s.pits, 1 - mover)
+    for i in range(6 * mover, 6 * mover + 6):
+        if s.pits[i] and after(s, i, &child) == 0:
+            moves[n] = i
+            n += 1
+            if starving and not row_empty(child.pits, 1 - mover):
+                feeding[nfeed] = i
+                nfeed += 1
+    if starving and nfeed:  # rule 4
+        for i in range(nfeed):
+            moves[i] = feeding[i]
+        return nfeed
+    return n
+
+
+cdef void make_move(const void* s, int move, void* out) noexcept nogil:
+    after(<const AyoState*> s, move, <AyoState*> out)
+
+
+cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
+    cdef const AyoState* s = <const AyoState*> vs
+    cdef int i, board = 0
+    scores[0] = s.score[0]
+    scores[1] = s.score[1]
+    if s.score[0] > HALF or s.score[1] > HALF or (s.score[0] == HALF and s.score[1] == HALF):
+        return 1
+    if nmoves == 0:  # rule 5: the seeds left go to the player who can move
+        for i in range(PITS):
+            board += s.pits[i]
+        scores[1 - s.turn] += board
+        return 2
+    return 0
+
+
+cdef int repetition(const void* vs, int nmoves, int* scores) noexcept nogil:
+    cdef const AyoState* s = <const AyoState*> vs
+    cdef int i
+    scores[0] = s.score[0]
+    scores[1] = s.score[1]
+    for i in range(6):
+        scores[0] += s.pits[i]
+        scores[1] += s.pits[6 + i]
+    return 3
+
+
+cdef unsigned long long key(const void* s) noexcept nogil:
+    return mix_key(<const unsigned char*> s, 15)
+
+
+cdef int side_to_move(const void* s) noexcept nogil:
+    return (<const AyoState*> s).turn
+
+
+cdef int captured(const void* vs) noexcept nogil:
+    cdef const AyoState* s = <const AyoState*> vs
+    return s.score[0] - s.score[1]
+
+
+cdef int evaluate(const void* vs) noexcept nogil:
+    cdef const AyoState* s = <const AyoState*> vs
+    return 100 * (s.score[s.turn] - s.score[1 - s.turn])
+
+
+cdef class AyoayoKernel(Kernel):
+    def __init__(self):
+        self.ops.size = sizeof(AyoState)
+        self.ops.gen_moves = gen_moves
+        self.ops.make_move = make_move
+        self.ops.game_end = game_end
+        self.ops.key = key
+        self.ops.side_to_move = side_to_move
+        self.ops.captured = captured
+        self.ops.repetition = repetition
+        self.ops.evaluate = evaluate
+
+    cdef int load(self, object state, void* out) except -1:
+        cdef AyoState* s = <AyoState*> out
+        pits, scores, turn = state
+        for i in range(PITS):
+            s.pits[i] = pits[i]
+        s.score[0] = scores[0]
+        s.score[1] = scores[1]
+        s.turn = turn
+        s.pad = 0
+        return 0
+
+    cdef object dump(self, const void* vs):
+        cdef const AyoState* s = <const AyoState*> vs
+        return (tuple([s.pits[i] for i in range(PITS)]), (s.score[0], s.score[1]), s.turn)

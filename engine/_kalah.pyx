@@ -1,0 +1,149 @@
+# cython: language_level=3
+"""Compiled Kalah kernel: the rules of kalah.py on a 32-byte C struct.
+
+Layout: pits[24] (South 0..m-1, North m..2m-1), store[2], turn, m (pits a
+side), empty_capture flag. Key input, as KalahRules.key_values: the 2m
+pits, the two stores, the turn.
+"""
+
+from libc.string cimport memcpy, memset
+
+from bingwa.engine.core cimport Kernel, mix_key
+
+ctypedef struct KalahState:
+    unsigned char pits[24]
+    unsigned char store[2]
+    unsigned char turn
+    unsigned char m
+    unsigned char empty_capture
+    unsigned char pad[3]
+
+
+cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    cdef int n = 0, i, base = s.turn * s.m
+    for i in range(base, base + s.m):
+        if s.pits[i]:
+            moves[n] = i
+            n += 1
+    return n
+
+
+cdef void make_move(const void* vs, int move, void* vout) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    cdef KalahState* out = <KalahState*> vout
+    memcpy(out, s, sizeof(KalahState))
+    cdef int m = s.m, mover = s.turn
+    cdef int own = mover * m, opp = (1 - mover) * m
+    cdef int ring = 2 * m + 1  # own pits, own store, opponent pits
+    cdef int seeds = out.pits[move], slot = move - own, laps, i, facing
+    out.pits[move] = 0
+    if seeds >= ring:
+        laps = seeds // ring
+        seeds -= laps * ring
+        for i in range(2 * m):
+            out.pits[i] += laps
+        out.store[mover] += laps
+    if seeds == 0:  # whole laps end on the origin itself (rule 1: not skipped)
+        slot = move - own
+    while seeds:
+        slot += 1
+        if slot == ring:
+            slot = 0
+        if slot < m:
+            out.pits[own + slot] += 1
+        elif slot == m:
+            out.store[mover] += 1
+        else:
+            out.pits[opp + slot - m - 1] += 1
+        seeds -= 1
+    out.turn = 1 - mover
+    if slot == m:
+        out.turn = mover  # rule 2
+    elif slot < m and out.pits[own + slot] == 1:
+        facing = opp + m - 1 - slot
+        if out.pits[facing] or s.empty_capture:  # rule 3
+            out.store[mover] += out.pits[facing] + 1
+            out.pits[facing] = 0
+            out.pits[own + slot] = 0
+
+
+cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    cdef int i, south = 0, north = 0
+    for i in range(s.m):
+        south += s.pits[i]
+        north += s.pits[s.m + i]
+    scores[0] = s.store[0]
+    scores[1] = s.store[1]
+    if south == 0 or north == 0:  # rule 4
+        scores[0] += south
+        scores[1] += north
+        return 4
+    return 0
+
+
+cdef unsigned long long key(const void* vs) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    cdef unsigned char values[27]
+    cdef int n = 2 * s.m
+    memcpy(values, s.pits, n)
+    values[n] = s.store[0]
+    values[n + 1] = s.store[1]
+    values[n + 2] = s.turn
+    return mix_key(values, n + 3)
+
+
+cdef int side_to_move(const void* s) noexcept nogil:
+    return (<const KalahState*> s).turn
+
+
+cdef int captured(const void* vs) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    return s.store[0] - s.store[1]
+
+
+cdef int evaluate(const void* vs) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    return 100 * (s.store[s.turn] - s.store[1 - s.turn])
+
+
+cdef class KalahKernel(Kernel):
+    cdef readonly int m
+    cdef readonly bint empty_capture
+
+    def __init__(self, int pits=6, bint empty_capture=False):
+        if not 1 <= pits <= 12:
+            raise ValueError("Kalah takes 1..12 pits a side")
+        self.m = pits
+        self.empty_capture = empty_capture
+        self.ops.size = sizeof(KalahState)
+        self.ops.gen_moves = gen_moves
+        self.ops.make_move = make_move
+        self.ops.game_end = game_end
+        self.ops.key = key
+        self.ops.side_to_move = side_to_move
+        self.ops.captured = captured
+        self.ops.repetition = NULL
+        self.ops.evaluate = evaluate
+
+    cdef int load(self, object state, void* out) except -1:
+        cdef KalahState* s = <KalahState*> out
+        pits, stores, turn = state
+        if len(pits) != 2 * self.m:
+            raise ValueError(f"a Kalah state of {self.m} pits a side needs {2 * self.m} pits")
+        memset(s, 0, sizeof(KalahState))
+        for i in range(2 * self.m):
+            s.pits[i] = pits[i]
+        s.store[0] = stores[0]
+        s.store[1] = stores[1]
+        s.turn = turn
+        s.m = self.m
+        s.empty_capture = self.empty_capture
+        return 0
+
+    cdef object dump(self, const void* vs):
+        cdef const KalahState* s = <const KalahState*> vs
+        return (tuple([s.pits[i] for i in range(2 * self.m)]),
+                (s.store[0], s.store[1]), s.turn)
+

@@ -1,0 +1,195 @@
+# cython: language_level=3
+"""Compiled Oware kernel: the rules of oware.py on a 16-byte C struct.
+
+Layout of OwareState (the first 15 bytes are also the key's input, in the
+order of OwareRules.key_values): pits[12], score[2], turn, grand-slam rule.
+"""
+
+from libc.string cimport memcpy
+
+from bingwa.engine.core cimport Kernel, mix_key
+
+cdef enum:
+    PITS = 12
+    HALF = 24
+    NOCAPTURE = 0
+    FORBIDDEN = 1
+    CAPTURE = 2
+    LEAVE_FIRST = 3
+    LEAVE_LAST = 4
+    OPPONENT = 5
+
+ctypedef struct OwareState:
+    unsigned char pits[12]
+    unsigned char score[2]
+    unsigned char turn
+    unsigned char rule
+
+
+cdef inline int distribute_seeds(unsigned char* pits, int origin) noexcept nogil:
+    """Sow ``origin`` skipping it on every lap; returns the last pit."""
+    cdef int seeds = pits[origin]
+    cdef int pit = origin, laps, i
+    pits[origin] = 0
+    if seeds >= PITS:
+        laps = seeds // (PITS - 1)
+        seeds -= laps * (PITS - 1)
+        for i in range(PITS):
+            pits[i] += laps
+        pits[origin] -= laps
+        if seeds == 0:
+            return origin - 1 if origin else PITS - 1
+    while seeds:
+        pit += 1
+        if pit == PITS:
+            pit = 0
+        pits[pit] += 1
+        seeds -= 1
+    return pit
+
+
+cdef inline int sow_and_capture(const OwareState* s, int move, OwareState* out) noexcept nogil:
+    """Writes the state after ``move``; returns 1 if it was a grand slam."""
+    memcpy(out, s, sizeof(OwareState))
+    cdef int mover = s.turn
+    cdef int lo = 6 - 6 * mover  # first pit of the opponent's row
+    cdef int last = distribute_seeds(out.pits, move)
+    cdef int first = last, chain = 0, row = 0, i, rule
+    out.turn = 1 - mover
+    while first >= lo and first < lo + 6 and (out.pits[first] == 2 or out.pits[first] == 3):
+        chain += out.pits[first]
+        first -= 1
+    if chain == 0:
+        return 0
+    # the chain is the pits first+1 .. last
+    for i in range(lo, lo + 6):
+        row += out.pits[i]
+    if chain != row:
+        for i in range(first + 1, last + 1):
+            out.pits[i] = 0
+        out.score[mover] += chain
+        return 0
+    rule = s.rule
+    if rule == NOCAPTURE or rule == FORBIDDEN:
+        return 1
+    if rule == LEAVE_FIRST:
+        last -= 1
+    elif rule == LEAVE_LAST:
+        first += 1
+    elif rule == OPPONENT:
+        mover = 1 - mover
+    chain = 0
+    for i in range(first + 1, last + 1):
+        chain += out.pits[i]
+        out.pits[i] = 0
+    out.score[mover] += chain
+    return 1
+
+
+cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
+    cdef const OwareState* s = <const OwareState*> vs
+    cdef int mover = s.turn
+    cdef int own = 6 * mover, opp = 6 - 6 * mover
+    cdef int n = 0, i, k
+    cdef OwareState child
+    cdef bint starving = (s.pits[opp] | s.pits[opp + 1] | s.pits[opp + 2]
+                          | s.pits[opp + 3] | s.pits[opp + 4] | s.pits[opp + 5]) == 0
+    if starving:  # rule 5: feed if any move does
+        for i in range(6):
+            if s.pits[own + i] > 5 - i:
+                moves[n] = own + i
+                n += 1
+    if n == 0:  # not starving, or no move feeds (the seed: sow in your row)
+        for i in range(own, own + 6):
+            if s.pits[i]:
+                moves[n] = i
+                n += 1
+    if s.rule == FORBIDDEN and n:
+        k = 0
+        for i in range(n):
+            if not sow_and_capture(s, moves[i], &child):
+                moves[k] = moves[i]
+                k += 1
+        if k:
+            n = k
+    return n
+
+
+cdef void make_move(const void* s, int move, void* out) noexcept nogil:
+    sow_and_capture(<const OwareState*> s, move, <OwareState*> out)
+
+
+cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
+    cdef const OwareState* s = <const OwareState*> vs
+    cdef int i
+    scores[0] = s.score[0]
+    scores[1] = s.score[1]
+    if s.score[0] > HALF or s.score[1] > HALF or (s.score[0] == HALF and s.score[1] == HALF):
+        return 1
+    if nmoves == 0:
+        for i in range(6):
+            scores[0] += s.pits[i]
+            scores[1] += s.pits[6 + i]
+        return 2
+    return 0
+
+
+cdef int repetition(const void* vs, int nmoves, int* scores) noexcept nogil:
+    """Repetition ends the game with each player taking his own row."""
+    cdef const OwareState* s = <const OwareState*> vs
+    cdef int i
+    scores[0] = s.score[0]
+    scores[1] = s.score[1]
+    for i in range(6):
+        scores[0] += s.pits[i]
+        scores[1] += s.pits[6 + i]
+    return 3
+
+
+cdef unsigned long long key(const void* s) noexcept nogil:
+    return mix_key(<const unsigned char*> s, 15)
+
+
+cdef int side_to_move(const void* s) noexcept nogil:
+    return (<const OwareState*> s).turn
+
+
+cdef int captured(const void* vs) noexcept nogil:
+    cdef const OwareState* s = <const OwareState*> vs
+    return s.score[0] - s.score[1]
+
+
+cdef int evaluate(const void* vs) noexcept nogil:
+    cdef const OwareState* s = <const OwareState*> vs
+    return 100 * (s.score[s.turn] - s.score[1 - s.turn])
+
+
+cdef class OwareKernel(Kernel):
+    cdef readonly int grandslam
+
+    def __init__(self, int grandslam=0):
+        self.grandslam = grandslam
+        self.ops.size = sizeof(OwareState)
+        self.ops.gen_moves = gen_moves
+        self.ops.make_move = make_move
+        self.ops.game_end = game_end
+        self.ops.key = key
+        self.ops.side_to_move = side_to_move
+        self.ops.captured = captured
+        self.ops.repetition = repetition
+        self.ops.evaluate = evaluate
+
+    cdef int load(self, object state, void* out) except -1:
+        cdef OwareState* s = <OwareState*> out
+        pits, scores, turn = state
+        for i in range(PITS):
+            s.pits[i] = pits[i]
+        s.score[0] = scores[0]
+        s.score[1] = scores[1]
+        s.turn = turn
+        s.rule = self.grandslam
+        return 0
+
+    cdef object dump(self, const void* vs):
+        cdef const OwareState* s = <const OwareState*> vs
+        return (tuple([s.pits[i] for i in range(PITS)]), (s.score[0], s.score[1]), s.turn)

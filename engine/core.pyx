@@ -1,0 +1,108 @@
+# cython: language_level=3
+"""Python methods shared by every compiled kernel, written once on top of
+the ``Ops`` function pointers (core.pxd): legal moves, play, result, key,
+perft. Each variant module subclasses Kernel, fills ``ops`` and implements
+load/dump between the Python state tuple and its C struct."""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint64_t
+
+
+cdef uint64_t mix_key(const unsigned char* values, int n) noexcept nogil:
+    """FNV-1a over ``n`` small values, then the splitmix64 finaliser (the
+    same as kernel.mix_key in Python)."""
+    cdef uint64_t h = 0xCBF29CE484222325ULL
+    cdef int i
+    for i in range(n):
+        h = (h ^ values[i]) * 0x100000001B3ULL
+    h ^= h >> 30
+    h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 27
+    h *= 0x94D049BB133111EBULL
+    h ^= h >> 31
+    return h
+
+
+cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,
+                                unsigned char* stack) noexcept nogil:
+    """Move sequences of exactly ``depth`` plies; bulk-counted at the last
+    ply. ``stack`` holds one state slot per remaining ply."""
+    cdef int moves[MAX_MOVES]
+    cdef int scores[2]
+    cdef int n = ops.gen_moves(s, moves)
+    cdef int i
+    cdef unsigned long long total = 0
+    if ops.game_end(s, n, scores):
+        return 0
+    if depth == 1:
+        return n
+    for i in range(n):
+        ops.make_move(s, moves[i], stack)
+        total += perft_c(ops, stack, depth - 1, stack + STATE_BYTES)
+    return total
+
+
+cdef class Kernel:
+    """A compiled rule kernel (subclassed once per variant)."""
+
+    cdef int load(self, object state, void* out) except -1:
+        raise NotImplementedError
+
+    cdef object dump(self, const void* s):
+        raise NotImplementedError
+
+    def legal_moves(self, state):
+        cdef unsigned char buf[STATE_BYTES]
+        cdef int moves[MAX_MOVES]
+        cdef int scores[2]
+        self.load(state, buf)
+        cdef int n = self.ops.gen_moves(buf, moves)
+        if self.ops.game_end(buf, n, scores):
+            return []
+        return [moves[i] for i in range(n)]
+
+    def play(self, state, int move):
+        cdef unsigned char buf[STATE_BYTES]
+        cdef unsigned char out[STATE_BYTES]
+        self.load(state, buf)
+        self.ops.make_move(buf, move, out)
+        return self.dump(out)
+
+    def result(self, state):
+        cdef unsigned char buf[STATE_BYTES]
+        cdef int moves[MAX_MOVES]
+        cdef int scores[2]
+        self.load(state, buf)
+        cdef int n = self.ops.gen_moves(buf, moves)
+        cdef int code = self.ops.game_end(buf, n, scores)
+        return code, scores[0], scores[1]
+
+    def key(self, state):
+        cdef unsigned char buf[STATE_BYTES]
+        self.load(state, buf)
+        return self.ops.key(buf)
+
+    def evaluate(self, state):
+        cdef unsigned char buf[STATE_BYTES]
+        self.load(state, buf)
+        return self.ops.evaluate(buf)
+
+    def perft(self, state, int depth):
+        """Move sequences of exactly ``depth`` plies (GIL released)."""
+        cdef unsigned char buf[STATE_BYTES]
+        cdef unsigned long long total
+        if depth < 0 or depth >= MAX_PLY:
+            raise ValueError(f"perft depth must be in 0..{MAX_PLY - 1}")
+        if depth == 0:
+            return 1
+        self.load(state, buf)
+        cdef unsigned char* stack = <unsigned char*> PyMem_Malloc(STATE_BYTES * (depth + 1))
+        if stack == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                total = perft_c(&self.ops, buf, depth, stack)
+        finally:
+            PyMem_Free(stack)
+        return total
+
