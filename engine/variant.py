@@ -135,6 +135,7 @@ class Variant:
                 kernel = self.compiled_kernel(module)
                 self.compiled = True
                 return kernel
+        self.compiled = False
         return self.pure_kernel()
 
     def compiled_kernel(self, module: Any) -> Any:

@@ -1,0 +1,59 @@
+"""``bingwa demo``: the README's main job on a fresh machine: perft and a
+few games between the built-in bots on every variant."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import click
+
+from bingwa.cli import main
+
+
+def play_game(variant, south, north, max_moves: int = 400):
+    """A game between two bots at their fastest settings; returns the
+    final Position."""
+    from bingwa.engine import Position
+    from bingwa.engine.limits import Limits
+
+    pos = Position(variant)
+    bots = (south, north)
+    stop = threading.Event()
+    for _ in range(max_moves):
+        if pos.is_over():
+            break
+        result = bots[pos.turn].go(pos, Limits(depth=2), lambda info: None, stop)
+        pos.push(result.best)
+    return pos
+
+
+@main.command()
+@click.option("--games", default=4, show_default=True, help="Games per variant.")
+@click.option("--depth", default=7, show_default=True, help="perft depth.")
+def demo(games: int, depth: int) -> None:
+    """perft and a few bot games on every variant."""
+    from bingwa.bots import find_bot
+    from bingwa.engine import Position, find_variant, variant_names
+
+    for name in variant_names():
+        variant = find_variant(name)
+        start = time.perf_counter()
+        count = Position(variant).perft(depth)
+        elapsed = time.perf_counter() - start
+        click.echo(f"{name}: perft({depth}) = {count} in {elapsed:.3f} s")
+        tally = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
+        for game in range(games):
+            players = [find_bot("greedy")(), find_bot("random")()]
+            for i, bot in enumerate(players):
+                bot.set_option("Seed", str(game * 2 + i))
+            if game % 2:
+                players.reverse()
+            pos = play_game(variant, *players)
+            outcome = pos.outcome()
+            result = outcome.result() if outcome else "*"
+            tally[result] = tally.get(result, 0) + 1
+            names = " vs ".join(type(b).name for b in players)
+            how = outcome.termination.value if outcome else "move cap"
+            click.echo(f"  game {game + 1}: {names}: {result} ({how}, "
+                       f"{len(pos.move_stack)} moves, scores {pos.outcome().scores if outcome else '-'})")
