@@ -19,7 +19,7 @@ from .variant import Variant, find_variant, register, variant_names
 from .position import Position
 
 # Importing the variant modules registers them.
-from . import oware, ayoayo, kalah  # noqa: E402,F401  isort: skip
+from . import oware, ayoayo, kalah, bao  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "BingwaError",
