@@ -55,5 +55,7 @@ def demo(games: int, depth: int) -> None:
             tally[result] = tally.get(result, 0) + 1
             names = " vs ".join(type(b).name for b in players)
             how = outcome.termination.value if outcome else "move cap"
+            scores = outcome.scores if outcome else pos.scores()
             click.echo(f"  game {game + 1}: {names}: {result} ({how}, "
-                       f"{len(pos.move_stack)} moves, scores {pos.outcome().scores if outcome else '-'})")
+                       f"{len(pos.move_stack)} moves, final scores {scores[0]}-{scores[1]})")
+        click.echo("  results: " + ", ".join(f"{k} x{v}" for k, v in tally.items() if v))

@@ -1,0 +1,855 @@
+# cython: language_level=3
+"""The one alpha-beta search of bingwa, for every variant.
+
+It reaches a variant only through the ``Ops`` function pointers of its
+compiled kernel (core.pxd): no copy of the search per variant. The search is
+a negamax with principal variation search (PVS), driven one iteration at a
+time by the Python facade (searcher.py), which owns the clock and reports
+progress between iterations. Within an iteration the GIL is released; the
+stop flag, the node limit and the hard deadline are checked at every node
+(the clock every 1024 nodes) and a Python ``poll`` (the protocol's stop
+event) every 2 ms.
+
+Invariant: ``search(s, ply, depth, alpha, beta)`` returns the value of ``s``
+for the side to move in ``s``, exact when strictly inside (alpha, beta), an
+upper bound when <= alpha, a lower bound when >= beta. Turns are never
+assumed to alternate: a child's value is negated (and the window flipped)
+only when the child's side to move differs from the parent's (Kalah's extra
+turns, Bao's multi-step turns).
+
+Scores (centi-seeds, from the side to move):
+
+- heuristic values are 100 x the expected final seed margin, |v| < PROVEN_MIN;
+- a proven end ``d`` plies from the root with final margin ``m`` (game end
+  or repetition) is ``WIN_BASE - d * MARGIN_SPAN + |m|`` for the winner and
+  its negation for the loser, so a faster win and a slower loss are
+  preferred, then a larger margin; a proven draw is 0. In the table the
+  distance is stored from the node, not from the root.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from bingwa.engine.core cimport MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
+
+cdef extern from *:
+    """
+    /* The stop flag is written by another thread: never cached in a register. */
+    typedef volatile int bingwa_flag;
+    """
+    ctypedef int bingwa_flag
+
+cdef enum:
+    SCORE_INF = 1000000000
+    WIN_BASE = 500000000
+    MARGIN_SPAN = 512          # |final margin| < MARGIN_SPAN in every variant
+    PROVEN_MIN = WIN_BASE - 4 * MAX_PLY * MARGIN_SPAN
+    EVAL_LIMIT = 100000000     # static evaluations are clamped to this
+
+    BOUND_NONE = 0
+    BOUND_UPPER = 1
+    BOUND_LOWER = 2
+    BOUND_EXACT = 3
+
+    HISTORY_SIZE = 4096        # move codes are hashed into the history table
+    HISTORY_MAX = 1 << 14
+    FILTER_SIZE = 1 << 16      # repetition pre-filter, indexed by key >> 48
+
+    QS_MIN_GAIN = 2            # a move gaining this many seeds is a capture
+    QS_MAX_PLIES = 12          # capture sequences searched past the horizon
+
+    ORDER_TT = 1 << 30
+    ORDER_GAIN = 1 << 16       # per seed gained
+    ORDER_EXTRA_TURN = 1 << 15
+    ORDER_KILLER = 1 << 14
+
+    CHECK_EVERY = 1024         # nodes between clock reads
+    USED = -2147483647         # an order slot already searched
+    MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
+
+MATE_SCORE = WIN_BASE
+PROVEN_SCORE = PROVEN_MIN
+SPAN = MARGIN_SPAN
+INFINITE = SCORE_INF
+DEPTH_LIMIT = MAX_DEPTH
+
+# -- Step 0. The transposition table ---------------------------------------
+#
+# A bucket is 32 bytes, two 16-byte entries: ``deep`` keeps the deepest
+# result (replaced by one at least as deep, by the same position, or when it
+# is from an older search) and ``recent`` takes everything else. Entry:
+#
+#   bits   field
+#   0-63   key        the full 64-bit position key (a probe compares all of it)
+#   64-95  score      int32, proven distances counted from this node
+#   96-111 move       index + 1 of the best move in the kernel's generation
+#                     order (0: none); checked against the move count
+#   112-119 depth     remaining depth of the search that stored it
+#   120-121 bound     BOUND_UPPER, BOUND_LOWER or BOUND_EXACT (0: empty)
+#   122-127 age       the search generation (6 bits)
+#
+# The table holds floor(MB * 2^20 / 32) rounded down to a power of two
+# buckets: it never grows past the size asked for.
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int32_t score
+    uint16_t move
+    uint8_t depth
+    uint8_t agebound
+
+ctypedef struct TTBucket:
+    TTEntry deep
+    TTEntry recent
+
+ctypedef struct RootMove:
+    int code
+    int index        # in the kernel's generation order
+    int score        # this iteration's score (-SCORE_INF: not searched)
+    int prev_score   # the last completed iteration's
+    int bound
+    int pv_len
+    int* pv          # MAX_PLY move codes, the first is ``code``
+
+
+cdef inline int min_int(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int final_score(const int* scores, int side, int ply) noexcept nogil:
+    """The proven value of a finished game for ``side``, ``ply`` plies from the root."""
+    cdef int margin = scores[side] - scores[1 - side]
+    if margin > 0:
+        return WIN_BASE - ply * MARGIN_SPAN + min_int(margin, MARGIN_SPAN - 1)
+    if margin < 0:
+        return -(WIN_BASE - ply * MARGIN_SPAN + min_int(-margin, MARGIN_SPAN - 1))
+    return 0
+
+
+cdef inline int to_table(int score, int ply) noexcept nogil:
+    if score >= PROVEN_MIN:
+        return score + ply * MARGIN_SPAN
+    if score <= -PROVEN_MIN:
+        return score - ply * MARGIN_SPAN
+    return score
+
+
+cdef inline int from_table(int score, int ply) noexcept nogil:
+    if score >= PROVEN_MIN:
+        return score - ply * MARGIN_SPAN
+    if score <= -PROVEN_MIN:
+        return score + ply * MARGIN_SPAN
+    return score
+
+
+def decode_score(int score):
+    """(plies to the end or None, margin in seeds or None): a proven score
+    gives both, a heuristic one neither."""
+    cdef int value = score if score >= 0 else -score
+    cdef int plies, margin
+    if value < PROVEN_MIN:
+        return None, None
+    plies = (WIN_BASE - value + MARGIN_SPAN - 1) // MARGIN_SPAN
+    margin = value - WIN_BASE + plies * MARGIN_SPAN
+    return plies, (margin if score > 0 else -margin)
+
+
+cdef class Engine:
+    """Search state of one player: the table, ordering memory and the
+    per-ply stacks. Not thread-safe: one search at a time."""
+
+    cdef Ops ops
+    cdef int size
+    cdef int check_repetition
+    # transposition table
+    cdef TTBucket* table
+    cdef uint64_t mask
+    cdef size_t n_buckets
+    cdef uint8_t age
+    # per-ply stacks
+    cdef unsigned char* root_state
+    cdef unsigned char* children      # (MAX_PLY + 1) * MAX_MOVES * size
+    cdef int* moves                   # (MAX_PLY + 1) * MAX_MOVES
+    cdef int* order                   # (MAX_PLY + 1) * MAX_MOVES
+    cdef int* pv                      # (MAX_PLY + 1) * (MAX_PLY + 1)
+    cdef int pv_len[MAX_PLY + 1]
+    cdef int killers[MAX_PLY + 1][2]
+    cdef int history[2][HISTORY_SIZE]
+    # repetition: the game's keys, the path's keys and a counting filter
+    cdef uint64_t* game_keys
+    cdef int n_game_keys
+    cdef uint64_t path[MAX_PLY + 1]
+    cdef uint16_t* filter
+    # root
+    cdef RootMove* roots
+    cdef int n_roots
+    cdef int root_side
+    # limits and statistics
+    cdef readonly unsigned long long nodes
+    cdef readonly int seldepth
+    cdef unsigned long long node_limit
+    cdef double deadline
+    cdef double last_poll
+    cdef object poll
+    cdef int has_poll
+    cdef bingwa_flag stopped
+    cdef readonly int qsearch_enabled
+
+    def __cinit__(self, int hash_mb=16):
+        self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
+        self.order = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
+        self.pv = <int*> calloc((MAX_PLY + 1) * (MAX_PLY + 1), sizeof(int))
+        self.filter = <uint16_t*> calloc(FILTER_SIZE, sizeof(uint16_t))
+        self.roots = <RootMove*> calloc(MAX_MOVES, sizeof(RootMove))
+        self.root_state = <unsigned char*> calloc(STATE_BYTES, 1)
+        if (self.moves == NULL or self.order == NULL or self.pv == NULL
+                or self.filter == NULL or self.roots == NULL or self.root_state == NULL):
+            raise MemoryError()
+        for i in range(MAX_MOVES):
+            self.roots[i].pv = <int*> calloc(MAX_PLY, sizeof(int))
+            if self.roots[i].pv == NULL:
+                raise MemoryError()
+        self.children = NULL
+        self.size = 0
+        self.game_keys = NULL
+        self.table = NULL
+        self.qsearch_enabled = 1
+        self.resize(hash_mb)
+        self.clear()
+
+    def __dealloc__(self):
+        free(self.moves)
+        free(self.order)
+        free(self.pv)
+        free(self.filter)
+        if self.roots != NULL:
+            for i in range(MAX_MOVES):
+                free(self.roots[i].pv)
+        free(self.roots)
+        free(self.root_state)
+        free(self.children)
+        free(self.game_keys)
+        free(self.table)
+
+    # -- the table ------------------------------------------------------
+    def resize(self, int hash_mb):
+        """Allocate a cleared table of at most ``hash_mb`` MiB (>= 1)."""
+        if hash_mb < 1:
+            raise ValueError("the hash table needs at least 1 MB")
+        cdef size_t budget = <size_t> hash_mb * (1 << 20) // sizeof(TTBucket)
+        cdef size_t n = 1
+        while n * 2 <= budget:
+            n *= 2
+        cdef TTBucket* table = <TTBucket*> calloc(n, sizeof(TTBucket))
+        if table == NULL:
+            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+        free(self.table)
+        self.table = table
+        self.n_buckets = n
+        self.mask = n - 1
+
+    @property
+    def table_bytes(self):
+        """Bytes the transposition table occupies."""
+        return self.n_buckets * sizeof(TTBucket)
+
+    @property
+    def entry_bytes(self):
+        return sizeof(TTEntry)
+
+    def clear(self):
+        """Forget everything (a new game): table, killers, history."""
+        memset(self.table, 0, self.n_buckets * sizeof(TTBucket))
+        memset(self.killers, 0, sizeof(self.killers))
+        memset(self.history, 0, sizeof(self.history))
+        for i in range(MAX_PLY + 1):
+            self.killers[i][0] = -1
+            self.killers[i][1] = -1
+        self.age = 0
+
+    def hashfull(self):
+        """Per mille of the first 1000 entries used by the current search."""
+        cdef size_t i, buckets = min(500, self.n_buckets)
+        cdef int used = 0
+        for i in range(buckets):
+            if self.table[i].deep.agebound & 3 and (self.table[i].deep.agebound >> 2) == self.age:
+                used += 1
+            if self.table[i].recent.agebound & 3 and (self.table[i].recent.agebound >> 2) == self.age:
+                used += 1
+        return used * 1000 // (2 * buckets)
+
+    def table_entries(self):
+        """Entries in use (a full scan: for tests and statistics)."""
+        cdef size_t i
+        cdef size_t used = 0
+        for i in range(self.n_buckets):
+            used += (self.table[i].deep.agebound & 3) != 0
+            used += (self.table[i].recent.agebound & 3) != 0
+        return used
+
+    cdef inline TTEntry* probe(self, uint64_t key) noexcept nogil:
+        cdef TTBucket* b = &self.table[key & self.mask]
+        if b.deep.key == key and b.deep.agebound & 3:
+            return &b.deep
+        if b.recent.key == key and b.recent.agebound & 3:
+            return &b.recent
+        return NULL
+
+    cdef inline void store(self, uint64_t key, int score, int bound, int depth,
+                           int move_index) noexcept nogil:
+        cdef TTBucket* b = &self.table[key & self.mask]
+        cdef TTEntry* e
+        if (b.deep.key == key or (b.deep.agebound & 3) == 0 or depth >= b.deep.depth
+                or (b.deep.agebound >> 2) != self.age):
+            e = &b.deep
+        else:
+            e = &b.recent
+        if move_index < 0 and e.key == key:
+            move_index = <int> e.move - 1  # keep the old best move
+        e.key = key
+        e.score = score
+        e.move = <uint16_t> (move_index + 1)
+        e.depth = <uint8_t> depth
+        e.agebound = <uint8_t> ((self.age << 2) | bound)
+
+    # -- limits -----------------------------------------------------------
+    def stop(self):
+        """Ask the running search to stop (any thread)."""
+        self.stopped = 1
+
+    @property
+    def was_stopped(self):
+        return bool(self.stopped)
+
+    cdef void check_clock(self) noexcept nogil:
+        cdef double t = now_seconds()
+        cdef int stop_now = 0
+        if self.deadline > 0 and t >= self.deadline:
+            self.stopped = 1
+            return
+        if self.has_poll and t - self.last_poll >= 0.002:
+            self.last_poll = t
+            with gil:
+                try:
+                    stop_now = bool(self.poll())
+                except Exception:
+                    stop_now = 1
+            if stop_now:
+                self.stopped = 1
+
+    # -- the position -------------------------------------------------------
+    def start(self, Kernel kernel, state, history_keys=(), root_codes=None):
+        """Set up a search of ``state``: the game's earlier keys (oldest
+        first) decide repetitions, ``root_codes`` restricts the root moves.
+        Returns the number of root moves (0: the game is over)."""
+        cdef int n, i, k, code
+        cdef int scores[2]
+        cdef size_t need
+        self.ops = kernel.ops
+        if self.ops.evaluate == NULL:
+            raise ValueError("this kernel has no evaluation")
+        if self.ops.size != self.size:
+            free(self.children)
+            need = <size_t> (MAX_PLY + 1) * MAX_MOVES * self.ops.size
+            self.children = <unsigned char*> malloc(need)
+            if self.children == NULL:
+                self.size = 0
+                raise MemoryError()
+            self.size = self.ops.size
+        memset(self.root_state, 0, STATE_BYTES)
+        kernel.load(state, self.root_state)
+        self.check_repetition = self.ops.repetition != NULL
+        # the game's keys and the counting filter
+        memset(self.filter, 0, FILTER_SIZE * sizeof(uint16_t))
+        keys = list(history_keys) if self.check_repetition else []
+        free(self.game_keys)
+        self.game_keys = <uint64_t*> malloc((len(keys) + 1) * sizeof(uint64_t))
+        if self.game_keys == NULL:
+            raise MemoryError()
+        self.n_game_keys = len(keys)
+        for i in range(self.n_game_keys):
+            self.game_keys[i] = keys[i]
+            self.filter[self.game_keys[i] >> 48] += 1
+        # root moves, in generation order
+        n = self.ops.gen_moves(self.root_state, self.moves)
+        if self.ops.game_end(self.root_state, n, scores):
+            n = 0
+        wanted = None if root_codes is None else set(root_codes)
+        k = 0
+        for i in range(n):
+            code = self.moves[i]
+            if wanted is not None and code not in wanted:
+                continue
+            self.roots[k].code = code
+            self.roots[k].index = i
+            self.roots[k].score = -SCORE_INF
+            self.roots[k].prev_score = -SCORE_INF
+            self.roots[k].bound = BOUND_NONE
+            self.roots[k].pv[0] = code
+            self.roots[k].pv_len = 1
+            k += 1
+        self.n_roots = k
+        self.root_side = self.ops.side_to_move(self.root_state)
+        self.age = (self.age + 1) & 63
+        self.nodes = 0
+        self.seldepth = 0
+        self.stopped = 0
+        self.node_limit = 0
+        self.deadline = 0
+        self.poll = None
+        self.has_poll = 0
+        # history decays between searches
+        for i in range(HISTORY_SIZE):
+            self.history[0][i] //= 2
+            self.history[1][i] //= 2
+        return k
+
+    def set_limits(self, nodes=None, deadline=None, poll=None):
+        """Node limit, hard deadline (time.monotonic() seconds) and a
+        callable returning True when the search must stop."""
+        self.node_limit = nodes or 0
+        self.deadline = deadline or 0.0
+        self.poll = poll
+        self.has_poll = poll is not None
+        self.last_poll = now_seconds()
+
+    def set_qsearch(self, bint enabled):
+        """Search capture sequences past the horizon (on by default)."""
+        self.qsearch_enabled = enabled
+
+    # -- Step 1. Iterations (called by the facade) ---------------------------
+    def iterate(self, int depth, int multipv=1):
+        """One iteration of iterative deepening to ``depth`` with aspiration
+        windows, for the ``multipv`` best root moves. Returns True when it
+        completed (False: stopped; the root moves keep partial results)."""
+        cdef int pv_idx, i, delta, alpha, beta, value, prev
+        if self.n_roots == 0:
+            return True
+        if depth < 1 or depth > MAX_DEPTH:
+            raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
+        multipv = max(1, min(multipv, self.n_roots))
+        for i in range(self.n_roots):
+            self.roots[i].prev_score = self.roots[i].score if self.roots[i].score > -SCORE_INF \
+                else self.roots[i].prev_score
+            self.roots[i].score = -SCORE_INF
+            self.roots[i].bound = BOUND_NONE
+        with nogil:
+            for pv_idx in range(multipv):
+                prev = self.roots[pv_idx].prev_score
+                delta = 60
+                if depth >= 4 and -PROVEN_MIN < prev < PROVEN_MIN:
+                    alpha = prev - delta
+                    beta = prev + delta
+                else:
+                    alpha = -SCORE_INF
+                    beta = SCORE_INF
+                while True:
+                    value = self.root_search(pv_idx, depth, alpha, beta)
+                    self.sort_roots(pv_idx, self.n_roots)
+                    if self.stopped:
+                        break
+                    if value <= alpha and alpha > -SCORE_INF:
+                        beta = (alpha + beta) // 2
+                        alpha = value - delta if value - delta > -PROVEN_MIN else -SCORE_INF
+                    elif value >= beta and beta < SCORE_INF:
+                        beta = value + delta if value + delta < PROVEN_MIN else SCORE_INF
+                    else:
+                        break
+                    delta += delta // 2 + delta
+                    if delta > 20000:
+                        alpha = -SCORE_INF
+                        beta = SCORE_INF
+                self.sort_roots(0, pv_idx + 1)
+                if self.stopped:
+                    break
+        return not self.stopped
+
+    cdef void sort_roots(self, int lo, int hi) noexcept nogil:
+        """Stable insertion sort of roots[lo:hi] by score, best first."""
+        cdef int i, j
+        cdef RootMove tmp
+        for i in range(lo + 1, hi):
+            tmp = self.roots[i]
+            j = i - 1
+            while j >= lo and self.roots[j].score < tmp.score:
+                self.roots[j + 1] = self.roots[j]
+                j -= 1
+            self.roots[j + 1] = tmp
+
+    def root_moves(self):
+        """[(code, score, bound, pv codes, searched this iteration)], in
+        the current order (best first after a completed iteration)."""
+        cdef RootMove* rm
+        out = []
+        for i in range(self.n_roots):
+            rm = &self.roots[i]
+            searched = rm.score > -SCORE_INF
+            score = rm.score if searched else rm.prev_score
+            out.append((rm.code, score, rm.bound, [rm.pv[j] for j in range(rm.pv_len)], searched))
+        return out
+
+    # -- Step 2. The root -----------------------------------------------------
+    cdef int root_search(self, int pv_idx, int depth, int alpha, int beta) noexcept nogil:
+        cdef int i, j, value, same, best = -SCORE_INF
+        cdef int alpha0 = alpha
+        cdef unsigned char* child = self.children
+        cdef RootMove* rm
+        cdef int* line
+        self.path[0] = self.ops.key(self.root_state)
+        self.filter[self.path[0] >> 48] += 1
+        self.pv_len[0] = 0
+        for i in range(pv_idx, self.n_roots):
+            rm = &self.roots[i]
+            self.ops.make_move(self.root_state, rm.code, child)
+            same = self.ops.side_to_move(child) == self.root_side
+            if i == pv_idx:
+                value = self.child_value(child, same, 1, depth - 1, alpha, beta, 1)
+            else:
+                value = self.child_value(child, same, 1, depth - 1, alpha, alpha + 1, 0)
+                if value > alpha and value < beta and not self.stopped:
+                    value = self.child_value(child, same, 1, depth - 1, alpha, beta, 1)
+            if self.stopped:
+                break
+            if i == pv_idx or value > alpha:
+                rm.score = value
+                rm.bound = BOUND_UPPER if value <= alpha0 else (
+                    BOUND_LOWER if value >= beta else BOUND_EXACT)
+                rm.pv[0] = rm.code
+                line = self.pv + (MAX_PLY + 1)
+                rm.pv_len = 1
+                for j in range(1, self.pv_len[1]):
+                    if rm.pv_len >= MAX_PLY:
+                        break
+                    rm.pv[rm.pv_len] = line[j]
+                    rm.pv_len += 1
+            else:
+                rm.score = -SCORE_INF
+            if value > best:
+                best = value
+            if value > alpha:
+                alpha = value
+                if value >= beta:
+                    break
+        self.filter[self.path[0] >> 48] -= 1
+        return best
+
+    cdef inline int child_value(self, const unsigned char* child, int same, int ply, int depth,
+                                int alpha, int beta, int pv) noexcept nogil:
+        """The child's value from the parent's side: negated only when the
+        side to move changes."""
+        if same:
+            return self.search(child, ply, depth, alpha, beta, pv)
+        return -self.search(child, ply, depth, -beta, -alpha, pv)
+
+    cdef inline int repeated(self, uint64_t key, int ply) noexcept nogil:
+        """Whether ``key`` occurred before in the game or on the path."""
+        cdef int i
+        if self.filter[key >> 48] == 0:
+            return 0
+        for i in range(ply - 1, -1, -1):
+            if self.path[i] == key:
+                return 1
+        for i in range(self.n_game_keys - 1, -1, -1):
+            if self.game_keys[i] == key:
+                return 1
+        return 0
+
+    # -- Step 3. The main search ----------------------------------------------
+    cdef int search(self, const unsigned char* s, int ply, int depth, int alpha, int beta,
+                    int pv) noexcept nogil:
+        cdef int* moves = self.moves + ply * MAX_MOVES
+        cdef int* order = self.order + ply * MAX_MOVES
+        cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
+        cdef int scores[2]
+        cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
+        cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o
+        cdef uint64_t key
+        cdef TTEntry* entry
+        cdef unsigned char* child
+        cdef int* line
+        cdef int* sub
+
+        # Step 3.1. Limits
+        self.nodes += 1
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.stopped = 1
+        if (self.nodes & (CHECK_EVERY - 1)) == 0:
+            self.check_clock()
+        if self.stopped:
+            return 0
+        if ply > self.seldepth:
+            self.seldepth = ply
+        self.pv_len[ply] = ply
+
+        # Step 3.2. The end of the game, by the rules or by repetition
+        n = self.ops.gen_moves(s, moves)
+        side = self.ops.side_to_move(s)
+        if self.ops.game_end(s, n, scores):
+            return final_score(scores, side, ply)
+        key = self.ops.key(s)
+        if self.check_repetition and self.repeated(key, ply):
+            self.ops.repetition(s, n, scores)
+            return final_score(scores, side, ply)
+
+        # Step 3.3. The horizon
+        if depth <= 0:
+            return self.qsearch_moves(s, n, side, ply, alpha, beta, 0)
+        if ply >= MAX_PLY - 1:
+            return self.static_value(s)
+
+        # Step 3.4. Transposition table lookup
+        tt_index = -1
+        entry = self.probe(key)
+        if entry != NULL:
+            tt_index = <int> entry.move - 1
+            if tt_index >= n:
+                tt_index = -1
+            if not pv and entry.depth >= depth:
+                value = from_table(entry.score, ply)
+                bound = entry.agebound & 3
+                if (bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta)
+                        or (bound == BOUND_UPPER and value <= alpha)):
+                    return value
+
+        # Step 3.5. Children and their order: table move, capture gain (and
+        # extra turns), killers, history
+        base = self.ops.captured(s)
+        sign = 1 if side == 0 else -1
+        for i in range(n):
+            child = kids + i * self.size
+            self.ops.make_move(s, moves[i], child)
+            if i == tt_index:
+                order[i] = ORDER_TT
+                continue
+            gain = (self.ops.captured(child) - base) * sign
+            code = moves[i]
+            k = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
+            if self.ops.side_to_move(child) == side:
+                k += ORDER_EXTRA_TURN
+            if gain <= 0 and (code == self.killers[ply][0] or code == self.killers[ply][1]):
+                k += ORDER_KILLER
+            order[i] = k
+
+        # Step 3.6. Principal variation search over the children
+        self.path[ply] = key
+        self.filter[key >> 48] += 1
+        best = -SCORE_INF
+        best_index = -1
+        searched = 0
+        for k in range(n):
+            pick = 0
+            for i in range(1, n):
+                if order[i] > order[pick]:
+                    pick = i
+            o = order[pick]
+            order[pick] = USED
+            child = kids + pick * self.size
+            same = self.ops.side_to_move(child) == side
+            if searched == 0:
+                value = self.child_value(child, same, ply + 1, depth - 1, alpha, beta, pv)
+            else:
+                value = self.child_value(child, same, ply + 1, depth - 1, alpha, alpha + 1, 0)
+                if pv and value > alpha and value < beta and not self.stopped:
+                    value = self.child_value(child, same, ply + 1, depth - 1, alpha, beta, 1)
+            searched += 1
+            if self.stopped:
+                self.filter[key >> 48] -= 1
+                return 0
+            if value > best:
+                best = value
+                best_index = pick
+                if value > alpha:
+                    alpha = value
+                    if pv:
+                        line = self.pv + ply * (MAX_PLY + 1)
+                        sub = self.pv + (ply + 1) * (MAX_PLY + 1)
+                        line[ply] = moves[pick]
+                        for i in range(ply + 1, self.pv_len[ply + 1]):
+                            line[i] = sub[i]
+                        self.pv_len[ply] = self.pv_len[ply + 1] if self.pv_len[ply + 1] > ply + 1 \
+                            else ply + 1
+                    if value >= beta:
+                        code = moves[pick]
+                        if o < ORDER_GAIN:  # a quiet move (not the table move either)
+                            if self.killers[ply][0] != code:
+                                self.killers[ply][1] = self.killers[ply][0]
+                                self.killers[ply][0] = code
+                            h = self.history[side][code & (HISTORY_SIZE - 1)] + depth * depth
+                            if h >= HISTORY_MAX:
+                                self.age_history()
+                                h = h // 2
+                            self.history[side][code & (HISTORY_SIZE - 1)] = h
+                        break
+        self.filter[key >> 48] -= 1
+
+        # Step 3.7. Remember the result (the best move by its index in the
+        # kernel's generation order; none after a fail-low)
+        bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
+        self.store(key, to_table(best, ply), bound, depth,
+                   best_index if bound != BOUND_UPPER else -1)
+        return best
+
+    cdef void age_history(self) noexcept nogil:
+        cdef int i
+        for i in range(HISTORY_SIZE):
+            self.history[0][i] //= 2
+            self.history[1][i] //= 2
+
+    cdef inline int static_value(self, const unsigned char* s) noexcept nogil:
+        cdef int v = self.ops.evaluate(s)
+        if v > EVAL_LIMIT:
+            return EVAL_LIMIT
+        if v < -EVAL_LIMIT:
+            return -EVAL_LIMIT
+        return v
+
+    # -- Step 4. Capture sequences past the horizon -----------------------------
+    cdef int qsearch(self, const unsigned char* s, int ply, int alpha, int beta,
+                     int qply) noexcept nogil:
+        cdef int* moves = self.moves + ply * MAX_MOVES
+        cdef int scores[2]
+        cdef int n, side
+        self.nodes += 1
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.stopped = 1
+        if (self.nodes & (CHECK_EVERY - 1)) == 0:
+            self.check_clock()
+        if self.stopped:
+            return 0
+        if ply > self.seldepth:
+            self.seldepth = ply
+        self.pv_len[ply] = ply
+        n = self.ops.gen_moves(s, moves)
+        side = self.ops.side_to_move(s)
+        if self.ops.game_end(s, n, scores):
+            return final_score(scores, side, ply)
+        # a capture changes the scores, which are part of the position, so
+        # nothing reached from here repeats an earlier position
+        return self.qsearch_moves(s, n, side, ply, alpha, beta, qply)
+
+    cdef int qsearch_moves(self, const unsigned char* s, int n, int side, int ply,
+                           int alpha, int beta, int qply) noexcept nogil:
+        """Stand pat on the static value, or try the captures (moves gaining
+        QS_MIN_GAIN seeds or more), largest gain first. ``moves[ply]`` holds
+        the ``n`` legal moves of ``s``."""
+        cdef int* moves = self.moves + ply * MAX_MOVES
+        cdef int* order = self.order + ply * MAX_MOVES
+        cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
+        cdef int best, value, i, k, pick, m, base, sign, gain, same
+        cdef unsigned char* child
+        cdef int* line
+        cdef int* sub
+        best = self.static_value(s)
+        if best >= beta or not self.qsearch_enabled or qply >= QS_MAX_PLIES or ply >= MAX_PLY - 1:
+            return best
+        if best > alpha:
+            alpha = best
+        base = self.ops.captured(s)
+        sign = 1 if side == 0 else -1
+        m = 0
+        for i in range(n):
+            child = kids + m * self.size
+            self.ops.make_move(s, moves[i], child)
+            gain = (self.ops.captured(child) - base) * sign
+            if gain >= QS_MIN_GAIN:
+                order[m] = gain
+                moves[m] = moves[i]
+                m += 1
+        for k in range(m):
+            pick = 0
+            for i in range(1, m):
+                if order[i] > order[pick]:
+                    pick = i
+            order[pick] = USED
+            child = kids + pick * self.size
+            same = self.ops.side_to_move(child) == side
+            if same:
+                value = self.qsearch(child, ply + 1, alpha, beta, qply + 1)
+            else:
+                value = -self.qsearch(child, ply + 1, -beta, -alpha, qply + 1)
+            if self.stopped:
+                return 0
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    line = self.pv + ply * (MAX_PLY + 1)
+                    sub = self.pv + (ply + 1) * (MAX_PLY + 1)
+                    line[ply] = moves[pick]
+                    for i in range(ply + 1, self.pv_len[ply + 1]):
+                        line[i] = sub[i]
+                    self.pv_len[ply] = self.pv_len[ply + 1] if self.pv_len[ply + 1] > ply + 1 \
+                        else ply + 1
+                    if value >= beta:
+                        break
+        return best
+
+    # -- Plain minimax (the baseline bot) ---------------------------------------
+    def minimax(self, int depth):
+        """[(code, value)] of every root move by plain fixed-depth minimax:
+        no pruning, no table, no ordering, the static evaluation at the
+        horizon; the rules' endings (repetition included) are exact."""
+        cdef int i, value, same
+        cdef unsigned char* child = self.children
+        if depth < 1 or depth > MAX_DEPTH:
+            raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
+        out = []
+        for i in range(self.n_roots):
+            with nogil:
+                self.path[0] = self.ops.key(self.root_state)
+                self.filter[self.path[0] >> 48] += 1
+                self.ops.make_move(self.root_state, self.roots[i].code, child)
+                same = self.ops.side_to_move(child) == self.root_side
+                value = self.minimax_value(child, 1, depth - 1)
+                if not same:
+                    value = -value
+                self.filter[self.path[0] >> 48] -= 1
+            if self.stopped:
+                break
+            out.append((self.roots[i].code, value))
+        return out
+
+    cdef int minimax_value(self, const unsigned char* s, int ply, int depth) noexcept nogil:
+        cdef int* moves = self.moves + ply * MAX_MOVES
+        cdef unsigned char* child = self.children + <size_t> ply * MAX_MOVES * self.size
+        cdef int scores[2]
+        cdef int n, i, side, value, best
+        cdef uint64_t key
+        self.nodes += 1
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.stopped = 1
+        if (self.nodes & (CHECK_EVERY - 1)) == 0:
+            self.check_clock()
+        if self.stopped:
+            return 0
+        n = self.ops.gen_moves(s, moves)
+        side = self.ops.side_to_move(s)
+        if self.ops.game_end(s, n, scores):
+            return final_score(scores, side, ply)
+        key = self.ops.key(s)
+        if self.check_repetition and self.repeated(key, ply):
+            self.ops.repetition(s, n, scores)
+            return final_score(scores, side, ply)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return self.static_value(s)
+        self.path[ply] = key
+        self.filter[key >> 48] += 1
+        best = -SCORE_INF
+        for i in range(n):
+            self.ops.make_move(s, moves[i], child)
+            value = self.minimax_value(child, ply + 1, depth - 1)
+            if self.ops.side_to_move(child) != side:
+                value = -value
+            if value > best:
+                best = value
+        self.filter[key >> 48] -= 1
+        return best

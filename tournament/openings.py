@@ -1,0 +1,148 @@
+"""Openings: from a file, or random openings kept only when balanced.
+
+An openings file has one opening a line: the moves from the start, in the
+variant's notation, separated by spaces. ``#`` starts a comment. A line
+may begin with ``VARIANT:`` (a variant spec such as ``oware`` or
+``kalah pits=4``) to apply to that variant only; other lines apply to every
+variant of the run. Every line is replayed with the rules: a move the
+rules forbid is an error naming the line.
+
+Random openings play ``plies`` uniformly random legal moves (seeded) and
+keep the result only when a short search scores it within ``margin_cp``
+of even for the side to move, when the game is not over, and when no
+earlier opening reached the same position.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+from typing import Callable
+
+from bingwa.engine import BingwaError, Position, find_variant
+from bingwa.engine.limits import Info, Limits
+
+Evaluator = Callable[[Position], int | None]
+
+
+class OpeningError(ValueError):
+    """An openings file that cannot be used, or too few balanced openings."""
+
+
+def read_openings(path: str | Path, variant: str) -> list[list[str]]:
+    """The openings of ``variant`` in the file ``path``."""
+    wanted = find_variant(variant)
+    out: list[list[str]] = []
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as exc:
+        raise OpeningError(f"{path}: {exc.strerror}") from None
+    for number, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        head, sep, rest = line.partition(":")
+        if sep:
+            try:
+                if find_variant(head) != wanted:
+                    continue
+            except BingwaError as exc:
+                raise OpeningError(f"{path}:{number}: {exc}") from None
+            line = rest
+        moves = line.split()
+        position = Position(wanted)
+        for move in moves:
+            try:
+                position.push(move)
+            except BingwaError as exc:
+                raise OpeningError(f"{path}:{number}: {exc}") from None
+        if position.is_over():
+            raise OpeningError(f"{path}:{number}: the game is over after this opening")
+        out.append([m.text for m in position.move_stack])
+    if not out:
+        raise OpeningError(f"{path}: no opening for {wanted.spec()}")
+    return out
+
+
+def negamax_margin(position: Position, depth: int) -> int:
+    """Seed margin for the side to move after a full-width search of
+    ``depth`` plies, in centi-seeds (the fallback evaluator)."""
+    outcome = position.outcome()
+    side = position.turn
+    if outcome is not None:
+        return 100 * outcome.margin(side)
+    if depth == 0:
+        south, north = position.scores()
+        return 100 * (south - north if side == 0 else north - south)
+    best = None
+    for move in position.legal_moves():
+        child = position.play(move)
+        value = negamax_margin(child, depth - 1)
+        if child.turn != side:  # turns do not always alternate
+            value = -value
+        best = value if best is None else max(best, value)
+    return best if best is not None else 0
+
+
+def search_evaluator(depth: int = 4) -> Evaluator:
+    """Score positions with bingwa's alpha-beta bot at ``depth`` when it is
+    there, else with a plain negamax on the seed margin. None means a
+    proven result (never balanced)."""
+    from bingwa.bots import find_bot
+
+    try:
+        bot = find_bot("alphabeta")()
+    except ValueError:
+        return lambda position: negamax_margin(position, min(depth, 4))
+
+    def evaluate(position: Position) -> int | None:
+        last: list[Info] = []
+        bot.new_game()
+        result = bot.go(position, Limits(depth=depth), last.append, threading.Event())
+        info = result.info or (last[-1] if last else None)
+        if info is None or info.score_mate is not None:
+            return None
+        return info.score_cp
+
+    return evaluate
+
+
+def random_openings(
+    variant: str,
+    count: int,
+    plies: int,
+    rng: random.Random,
+    evaluate: Evaluator | None = None,
+    margin_cp: int = 200,
+    max_tries: int | None = None,
+) -> list[list[str]]:
+    """``count`` distinct balanced openings of ``plies`` random moves."""
+    if count < 1:
+        raise OpeningError("ask for at least one opening")
+    evaluate = evaluate or search_evaluator()
+    if plies == 0:
+        return [[]]
+    tries = max_tries or 200 * count
+    seen: set[int] = set()
+    out: list[list[str]] = []
+    for _ in range(tries):
+        position = Position(variant)
+        for _ply in range(plies):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+        if position.is_over() or position.key in seen:
+            continue
+        seen.add(position.key)
+        score = evaluate(position)
+        if score is None or abs(score) > margin_cp:
+            continue
+        out.append([m.text for m in position.move_stack])
+        if len(out) == count:
+            return out
+    raise OpeningError(
+        f"{variant}: only {len(out)} balanced openings of {plies} plies in {tries} tries "
+        f"(widen the margin or shorten the openings)"
+    )
