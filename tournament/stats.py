@@ -258,12 +258,16 @@ def _newton(cells: Cells, k: int, anchor: int | None, first_move: bool) -> tuple
                 grad[i] += si * g
                 for j, sj in terms:
                     hess[i][j] += si * sj * w
-        if max((abs(g) for g in grad), default=0.0) < 1e-9:
+        if dim == 0:
             break
         try:
             step = _solve(hess, grad)
         except ZeroDivisionError:
             raise _Diverged from None
+        # Newton steps shrink fast at a finite maximum; towards a maximum at
+        # infinity they stay near 1 (log-odds), so the cap below is reached.
+        if max(abs(x) for x in step) < 1e-10:
+            break
         scale = 1.0
         while True:
             r_new = r[:]
