@@ -10,8 +10,9 @@ server answers ``isready`` meanwhile).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits, SearchResult

@@ -15,8 +15,8 @@ from .errors import (
     VariantError,
 )
 from .game import NORTH, SIDE_NAMES, SOUTH, Move, Outcome, Termination
-from .variant import Variant, find_variant, register, variant_names
 from .position import Position
+from .variant import Variant, find_variant, register, variant_names
 
 # Importing the variant modules registers them.
 from . import oware, ayoayo, kalah, bao  # noqa: E402,F401  isort: skip

@@ -146,4 +146,3 @@ cdef class KalahKernel(Kernel):
         cdef const KalahState* s = <const KalahState*> vs
         return (tuple([s.pits[i] for i in range(2 * self.m)]),
                 (s.store[0], s.store[1]), s.turn)
-

@@ -105,4 +105,3 @@ cdef class Kernel:
         finally:
             PyMem_Free(stack)
         return total
-

@@ -5,7 +5,7 @@ repetition is ignored). The kernels count; this module times and prints."""
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .position import Position
 

@@ -9,7 +9,8 @@ Turns never alternate by assumption: ``turn`` is read from the state.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .errors import IllegalMoveError, MoveError
 from .game import SIDE_NAMES, Move, Outcome, Termination

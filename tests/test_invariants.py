@@ -9,6 +9,7 @@ import pytest
 
 from bingwa.engine import Position, find_variant
 from bingwa.engine.kernel import compiled_module, mix_key, use_compiled
+
 from conftest import make_variant
 
 SPECS = [

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from bingwa.engine import Position
+
 from conftest import make_variant
 
 TABLES = {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bingwa.engine import IllegalMoveError, Position, Termination
+
 from conftest import make_variant
 
 
