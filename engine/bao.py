@@ -32,10 +32,11 @@ worked example and perft table of the rules file reproduces):
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from . import bao_notation as notation
-from .bao_notation import NO_BLOCK, NYUMBA, RING, SAFARI, SIDE_WORDS, decode_move, encode_move
+from .bao_notation import NO_BLOCK, NYUMBA, RING, SAFARI, decode_move, encode_move
 from .errors import IllegalMoveError, MoveError
 from .kernel import PureKernel
 from .variant import Variant, register
