@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import threading
 
-from bingwa.engine import Position
+from bingwa.engine import Move, Position
 from bingwa.engine.limits import Info, Limits, SearchResult
 
 from .base import Bot, BotOption, Emit
@@ -41,11 +41,11 @@ class RandomBot(Bot):
         return SearchResult(move.text)
 
 
-def immediate_gain(position: Position, move: object) -> int:
+def immediate_gain(position: Position, move: Move) -> int:
     """Seeds the mover's score (or store) grows by with this move alone."""
     side = position.turn
     before = position.scores()[side] - position.scores()[1 - side]
-    child = position.play(move)  # type: ignore[arg-type]
+    child = position.play(move)
     outcome = child.outcome()
     after = outcome.scores if outcome else child.scores()
     return (after[side] - after[1 - side]) - before
