@@ -10,6 +10,7 @@ from .base import Bot, BotOption, BotOptionError
 BOTS: dict[str, str] = {
     "random": "bingwa.bots.simple:RandomBot",
     "greedy": "bingwa.bots.simple:GreedyBot",
+    "mcts": "bingwa.bots.mcts:MCTSBot",
 }
 
 

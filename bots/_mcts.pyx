@@ -216,8 +216,8 @@ cdef class UCTSearch:
         cdef unsigned char* cur = s
         cdef unsigned char* nxt = other
         cdef unsigned char* tmp
-        cdef int n, ply
-        for ply in range(MAX_PLAYOUT):
+        cdef int n, _ply
+        for _ply in range(MAX_PLAYOUT):
             n = self.ops.gen_moves(cur, moves)
             if self.ops.game_end(cur, n, scores):
                 return

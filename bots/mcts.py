@@ -27,7 +27,7 @@ import threading
 import time
 from typing import Any
 
-from bingwa.engine import Move, Position
+from bingwa.engine import Position
 from bingwa.engine.kernel import compiled_module, use_compiled
 from bingwa.engine.limits import Info, Limits, SearchResult
 
@@ -318,12 +318,10 @@ class MCTSBot(Bot):
         return SearchResult(info.pv[0], info.pv[1] if len(info.pv) > 1 else None, info)
 
     def report(self, position: Position, search: Any, elapsed: float) -> Info:
-        children = search.children()
-        best = max(children, key=lambda c: (c[1], c[2]))  # first of equals: move order
-        line = [best[0]] + search.principal_variation()[1:]
-        if search.principal_variation()[:1] != [best[0]]:
-            line = [best[0]]
-        pv = pv_texts(position, line)
+        # the most-visited move (more wins, then move order, breaks ties),
+        # which is where principal_variation starts too
+        best = max(search.children(), key=lambda c: (c[1], c[2]))
+        pv = pv_texts(position, search.principal_variation() or [best[0]])
         score = round(100 * best[3] / best[1]) if best[1] else 0
         ms = int(elapsed * 1000)
         nodes = search.simulations
@@ -345,4 +343,4 @@ def pv_texts(position: Position, codes: list[int]) -> list[str]:
     return texts
 
 
-__all__ = ["MCTSBot", "Move", "PureUCTSearch", "make_search"]
+__all__ = ["MCTSBot", "PureUCTSearch", "make_search"]

@@ -337,15 +337,6 @@ def _parse_tag(scanner: _Scanner) -> tuple[str, str, int]:
     return match[1], value, line
 
 
-def _resolve_move(pos: Position, text: str):
-    """The legal move a record writes ``text`` (lenient forms through the
-    variant's ``parse_record_move`` where it has one, e.g. Bao's 10.3-10.4)."""
-    lenient = getattr(pos.variant, "parse_record_move", None)
-    if lenient is not None and not pos.is_over():
-        return pos.push(lenient(text, pos))
-    return pos.push(text)
-
-
 class _GameReader:
     """Reads one game: its tags, then its movetext up to the result token,
     the next tag section or the end of the text."""
@@ -459,7 +450,7 @@ class _GameReader:
     def _move(self, record: GameRecord, pos: Position, word: str, line: int) -> None:
         ply = len(record.moves) + 1
         try:
-            move = _resolve_move(pos, word)
+            move = pos.push(word)  # Bao's lenient record forms included
         except BingwaError as exc:
             raise RecordError(line, f"ply {ply} ({pos.turn_name} to move): {exc}") from None
         record.moves.append(RecordedMove(move.text, None, line))
