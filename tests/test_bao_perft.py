@@ -1,0 +1,51 @@
+"""The perft tables of rules-bao.md section 13 (rules version bao-1). The
+pure kernel runs the shallow rows, the compiled kernel every row (the
+deepest, Kiswahili d = 11, takes about a third of a second)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bingwa.engine import Position
+
+from conftest import make_variant
+
+KISWAHILI = [4, 14, 38, 124, 405, 1_430, 5_655, 23_270, 105_704, 494_462, 2_439_001]
+KUJIFUNZA = [16, 108, 500, 1_902, 6_550, 23_442, 84_200, 319_524]
+EXAMPLES = {
+    "E5": ("kiswahili 0,4,0,0,0,8,0,0/0,0,4,6,0,0,3,2/0,0,2,0,6,0,0,0/0,0,0,0,4,0,0,3 S 11-11 namua Aa -",
+           [3, 11, 43, 176, 779]),
+    "E8": ("kiswahili 0,0,0,0,23,0,0,0/0,0,5,0,1,0,2,0/0,0,0,3,0,0,0,0/3,3,3,0,21,0,0,0 S 0-0 mtaji - -",
+           [2, 3, 10, 26, 117]),
+    "E11": ("kiswahili 0,0,0,0,0,0,0,0/0,0,0,0,9,0,0,1/1,6,3,1,0,5,4,0/2,1,0,5,0,3,0,1 S 11-11 namua - -",
+            [7, 16, 75, 352, 1_716]),
+}
+# deepest row each kernel runs
+PURE_DEPTH = {"bao": 6, "kujifunza": 4, "example": 3}
+
+
+def rows(kind: str, table: list[int], key: str) -> list[int]:
+    depth = len(table) if kind == "compiled" else PURE_DEPTH[key]
+    return table[:depth]
+
+
+@pytest.mark.parametrize("spec, table", [("bao", KISWAHILI), ("kujifunza", KUJIFUNZA)])
+def test_perft_from_the_start(kind, spec, table):
+    pos = Position(make_variant(spec, kind))
+    assert pos.perft(0) == 1
+    for depth, expected in enumerate(rows(kind, table, spec), start=1):
+        assert pos.perft(depth) == expected, f"{spec} perft({depth})"
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_perft_from_the_worked_examples(kind, name):
+    text, table = EXAMPLES[name]
+    pos = Position(make_variant("bao", kind), text=text)
+    for depth, expected in enumerate(rows(kind, table, "example"), start=1):
+        assert pos.perft(depth) == expected, f"{name} perft({depth})"
+
+
+def test_perft_of_a_finished_game_is_zero(kind):
+    won = "kiswahili 0,0,0,28,0,0,0,20/0,0,0,0,0,0,0,0/1,3,1,0,2,0,0,0/0,0,4,0,0,0,0,0 N 2-3 namua - -"
+    pos = Position(make_variant("bao", kind), text=won)
+    assert [pos.perft(d) for d in range(4)] == [1, 0, 0, 0]
