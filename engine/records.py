@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -337,12 +337,39 @@ def _parse_tag(scanner: _Scanner) -> tuple[str, str, int]:
     return match[1], value, line
 
 
+def _bingwa_variant(tags: dict[str, str], lines: dict[str, int], first_line: int
+                    ) -> tuple[Variant, str | None]:
+    """The variant and start position a bingwa record's tags name."""
+    if "Variant" not in tags:
+        raise RecordError(first_line, 'the record has no Variant tag (e.g. [Variant "oware"])')
+    try:
+        variant = find_variant(tags["Variant"])
+    except BingwaError as exc:
+        raise RecordError(lines["Variant"], str(exc)) from None
+    return variant, tags.get("Position") or None
+
+
 class _GameReader:
     """Reads one game: its tags, then its movetext up to the result token,
-    the next tag section or the end of the text."""
+    the next tag section or the end of the text.
 
-    def __init__(self, scanner: _Scanner) -> None:
+    Other formats of the same shape (engine/ogn.py) pass ``variant_of``
+    (tags -> variant and start), ``move_of`` (a record's move word -> the
+    variant's move text) and ``variations=True`` to skip parenthesised
+    variations instead of rejecting them."""
+
+    def __init__(
+        self,
+        scanner: _Scanner,
+        variant_of: Callable[[dict[str, str], dict[str, int], int], tuple[Variant, str | None]]
+        = _bingwa_variant,
+        move_of: Callable[[str], str] | None = None,
+        variations: bool = False,
+    ) -> None:
         self.s = scanner
+        self.variant_of = variant_of
+        self.move_of = move_of
+        self.variations = variations
 
     def read(self) -> GameRecord:
         tags: dict[str, str] = {}
@@ -358,17 +385,12 @@ class _GameReader:
                 raise RecordError(line, f"tag {name} given twice")
             tags[name] = value
             lines[name] = line
-        if "Variant" not in tags:
-            raise RecordError(first_line, 'the record has no Variant tag (e.g. [Variant "oware"])')
-        try:
-            variant = find_variant(tags["Variant"])
-        except BingwaError as exc:
-            raise RecordError(lines["Variant"], str(exc)) from None
-        start = tags.get("Position")
+        variant, start = self.variant_of(tags, lines, first_line)
         try:
             pos = Position(variant, text=start) if start else Position(variant)
         except BingwaError as exc:
-            raise RecordError(lines["Position"], f"bad Position tag: {exc}") from None
+            line = lines.get("Position", first_line)
+            raise RecordError(line, f"bad Position tag: {exc}") from None
         if "Result" in tags and tags["Result"] not in RESULTS:
             raise RecordError(
                 lines["Result"],
@@ -404,6 +426,9 @@ class _GameReader:
                 continue
             if ch == "%" and s.at_line_start():
                 s.rest_of_line()
+                continue
+            if ch == "(" and self.variations:
+                self._skip_variation()
                 continue
             if ch in "()":
                 raise RecordError(line, "variations (in parentheses) are not part of a bingwa record")
@@ -447,9 +472,34 @@ class _GameReader:
         else:
             record.moves[-1].annotation.merge(note)
 
+    def _skip_variation(self) -> None:
+        """Skip ``( ... )``, nested ones and comments inside included."""
+        s = self.s
+        line = s.line
+        depth = 0
+        while True:
+            ch = s.peek()
+            if not ch:
+                raise RecordError(line, "variation opened with '(' is never closed")
+            s.advance()
+            if ch == "{":
+                while s.peek() and s.peek() != "}":
+                    s.advance()
+                if not s.peek():
+                    raise RecordError(line, "comment opened with '{' is never closed")
+                s.advance()
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    return
+
     def _move(self, record: GameRecord, pos: Position, word: str, line: int) -> None:
         ply = len(record.moves) + 1
         try:
+            if self.move_of is not None:
+                word = self.move_of(word)
             move = pos.push(word)  # Bao's lenient record forms included
         except BingwaError as exc:
             raise RecordError(line, f"ply {ply} ({pos.turn_name} to move): {exc}") from None

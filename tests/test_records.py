@@ -261,3 +261,17 @@ def test_annotation_text_forms() -> None:
     assert (note.score_cp, note.depth, note.time_ms, note.text) == (-25, 6, 10, "book")
     assert Annotation.parse("just words").text == "just words"
     assert Annotation(score_mate=-3, depth=4).format() == "-M3/4"
+
+
+def test_bao_records_accept_decorations_and_lenient_forms() -> None:
+    # rules-bao.md 10.3-10.4: "*" marks a takasa; the row letter may be left
+    # out in a namua move; the record keeps the canonical text
+    record = parse_record('[Variant "bao"]\n\n1. 7<* a5>\n2. A6< *\n')
+    assert [m.text for m in record.moves][:1] == ["A7<"]
+    assert record.moves[2].text == "A6<"
+    assert parse_record(record.dumps()).position() == record.position()
+
+
+def test_a_false_bao_decoration_is_rejected() -> None:
+    error = rejected('[Variant "bao"]\n\n1. A7<#\n')  # "#" claims a win
+    assert error.line == 3 and "winning move" in error.reason
