@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from bingwa.engine import Position, Termination, find_variant, variant_names
 from bingwa.engine.records import (
     Annotation,
