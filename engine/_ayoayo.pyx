@@ -145,9 +145,22 @@ cdef int captured(const void* vs) noexcept nogil:
     return s.score[0] - s.score[1]
 
 
+# Evaluation terms (centi-seeds; docs/search.md explains each).
+cdef enum:
+    EVAL_CAPTURED = 100     # per captured seed of difference
+    EVAL_ROW_SEED = 6       # per seed on one's own row (material to move with)
+    EVAL_MOBILITY = 15      # per non-empty pit of one's own
+    EVAL_TEMPO = 10         # having the move
+
+
 cdef int evaluate(const void* vs) noexcept nogil:
     cdef const AyoState* s = <const AyoState*> vs
-    return 100 * (s.score[s.turn] - s.score[1 - s.turn])
+    cdef int me = s.turn, opp = 1 - s.turn
+    cdef int i, v = EVAL_CAPTURED * (s.score[me] - s.score[opp]) + EVAL_TEMPO
+    for i in range(6):
+        v += EVAL_ROW_SEED * (s.pits[6 * me + i] - s.pits[6 * opp + i])
+        v += EVAL_MOBILITY * ((s.pits[6 * me + i] != 0) - (s.pits[6 * opp + i] != 0))
+    return v
 
 
 cdef class AyoayoKernel(Kernel):

@@ -103,9 +103,34 @@ cdef int captured(const void* vs) noexcept nogil:
     return s.store[0] - s.store[1]
 
 
+# Evaluation terms (centi-seeds; docs/search.md explains each).
+cdef enum:
+    EVAL_STORE = 100        # per seed of store difference
+    EVAL_ROW_SEED = 30      # per seed on one's own row (kept when the game ends)
+    EVAL_EXTRA_TURN = 60    # a move of the side to move ending in its store
+    EVAL_CAPTURE = 50       # per seed the side to move could capture (halved
+                            # beyond the first choice: only one capture a move)
+
+
 cdef int evaluate(const void* vs) noexcept nogil:
     cdef const KalahState* s = <const KalahState*> vs
-    return 100 * (s.store[s.turn] - s.store[1 - s.turn])
+    cdef int m = s.m, me = s.turn, opp = 1 - s.turn
+    cdef int own = me * m, other = opp * m
+    cdef int i, seeds, last, v, extra = 0, capture = 0, facing
+    v = EVAL_STORE * (s.store[me] - s.store[opp])
+    for i in range(m):
+        v += EVAL_ROW_SEED * (s.pits[own + i] - s.pits[other + i])
+        seeds = s.pits[own + i]
+        if seeds == 0:
+            continue
+        if seeds == m - i:
+            extra = 1
+        elif seeds < m - i:
+            last = i + seeds
+            facing = s.pits[other + m - 1 - last]
+            if s.pits[own + last] == 0 and facing and facing + 1 > capture:
+                capture = facing + 1
+    return v + EVAL_EXTRA_TURN * extra + EVAL_CAPTURE * capture
 
 
 cdef class KalahKernel(Kernel):

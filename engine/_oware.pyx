@@ -159,9 +159,64 @@ cdef int captured(const void* vs) noexcept nogil:
     return s.score[0] - s.score[1]
 
 
+# Evaluation terms (centi-seeds; docs/search.md explains each). A seed
+# captured is worth 100; the board terms are small corrections on top.
+cdef enum:
+    EVAL_CAPTURED = 100     # per captured seed of difference
+    EVAL_ROW_SEED = 4       # per seed on one's own row (rows are kept at the end)
+    EVAL_MOBILITY = 12      # per non-empty pit of one's own (fewer: starvation)
+    EVAL_WEAK_PIT = 14      # per own pit holding 1 or 2 seeds (a capture target)
+    EVAL_KROO = 45          # a pit of 12+ seeds (a lap that attacks the whole row)
+    EVAL_THREAT = 55        # per seed the opponent could capture if we passed (halved)
+    EVAL_TEMPO = 10         # having the move
+
+
+cdef inline int row_features(const unsigned char* pits, int side) noexcept nogil:
+    """The board terms of ``side``'s row, from ``side``'s view."""
+    cdef int i, seeds, v = 0
+    for i in range(6 * side, 6 * side + 6):
+        seeds = pits[i]
+        v += EVAL_ROW_SEED * seeds
+        if seeds:
+            v += EVAL_MOBILITY
+        if seeds == 1 or seeds == 2:
+            v -= EVAL_WEAK_PIT
+        if seeds >= 12:
+            v += EVAL_KROO
+    return v
+
+
+cdef inline int best_capture(const unsigned char* pits, int mover) noexcept nogil:
+    """Seeds the largest capture of ``mover`` would take (short sowings
+    only, grand slams not told apart): the threat the side to move faces."""
+    cdef int i, seeds, last, pit, taken, best = 0
+    cdef int lo = 6 - 6 * mover
+    for i in range(6 * mover, 6 * mover + 6):
+        seeds = pits[i]
+        if seeds == 0 or seeds >= 12:
+            continue
+        last = (i + seeds) % 12
+        if last < lo or last >= lo + 6:
+            continue
+        # the sowing enters the opponent's row at its first pit, so every
+        # pit from there to ``last`` gains one seed
+        taken = 0
+        pit = last
+        while pit >= lo and (pits[pit] == 1 or pits[pit] == 2):
+            taken += pits[pit] + 1
+            pit -= 1
+        if taken > best:
+            best = taken
+    return best
+
+
 cdef int evaluate(const void* vs) noexcept nogil:
     cdef const OwareState* s = <const OwareState*> vs
-    return 100 * (s.score[s.turn] - s.score[1 - s.turn])
+    cdef int me = s.turn, opp = 1 - s.turn
+    return (EVAL_CAPTURED * (s.score[me] - s.score[opp])
+            + row_features(s.pits, me) - row_features(s.pits, opp)
+            - EVAL_THREAT * best_capture(s.pits, opp) // 2
+            + EVAL_TEMPO)
 
 
 cdef class OwareKernel(Kernel):

@@ -39,8 +39,27 @@ cdef extern from *:
     """
     /* The stop flag is written by another thread: never cached in a register. */
     typedef volatile int bingwa_flag;
+    #define bingwa_prefetch(p) __builtin_prefetch(p)
+
+    #include <stdlib.h>
+    #include <string.h>
+    #include <sys/mman.h>
+    /* A zeroed table aligned on 2 MB and advised to live on huge pages:
+       every probe is a random access, and TLB misses would double its cost. */
+    static void* bingwa_table_alloc(size_t bytes) {
+        void* p = NULL;
+        size_t align = bytes >= (2u << 20) ? (2u << 20) : 64;
+        if (posix_memalign(&p, align, bytes) != 0) return NULL;
+    #ifdef MADV_HUGEPAGE
+        if (align == (2u << 20)) madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);
+        return p;
+    }
     """
     ctypedef int bingwa_flag
+    void bingwa_prefetch(const void* p) noexcept nogil
+    void* bingwa_table_alloc(size_t bytes) noexcept nogil
 
 cdef enum:
     SCORE_INF = 1000000000
@@ -56,7 +75,8 @@ cdef enum:
 
     HISTORY_SIZE = 4096        # move codes are hashed into the history table
     HISTORY_MAX = 1 << 14
-    FILTER_SIZE = 1 << 16      # repetition pre-filter, indexed by key >> 48
+    FILTER_SIZE = 1 << 12      # repetition pre-filter (8 KB: stays in L1), by key >> 52
+    FILTER_SHIFT = 52
 
     QS_MIN_GAIN = 2            # a move gaining this many seeds is a capture
     QS_MAX_PLIES = 12          # capture sequences searched past the horizon
@@ -66,6 +86,7 @@ cdef enum:
     ORDER_EXTRA_TURN = 1 << 15
     ORDER_KILLER = 1 << 14
 
+    TT_MIN_DEPTH = 2           # nodes this close to the horizon skip the table
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
@@ -201,6 +222,7 @@ cdef class Engine:
     cdef double last_poll
     cdef object poll
     cdef int has_poll
+    cdef object pending               # an exception raised by ``poll``
     cdef bingwa_flag stopped
     cdef readonly int qsearch_enabled
 
@@ -249,7 +271,7 @@ cdef class Engine:
         cdef size_t n = 1
         while n * 2 <= budget:
             n *= 2
-        cdef TTBucket* table = <TTBucket*> calloc(n, sizeof(TTBucket))
+        cdef TTBucket* table = <TTBucket*> bingwa_table_alloc(n * sizeof(TTBucket))
         if table == NULL:
             raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
         free(self.table)
@@ -341,7 +363,8 @@ cdef class Engine:
             with gil:
                 try:
                     stop_now = bool(self.poll())
-                except Exception:
+                except BaseException as exc:  # re-raised once the search unwinds
+                    self.pending = exc
                     stop_now = 1
             if stop_now:
                 self.stopped = 1
@@ -378,7 +401,7 @@ cdef class Engine:
         self.n_game_keys = len(keys)
         for i in range(self.n_game_keys):
             self.game_keys[i] = keys[i]
-            self.filter[self.game_keys[i] >> 48] += 1
+            self.filter[self.game_keys[i] >> FILTER_SHIFT] += 1
         # root moves, in generation order
         n = self.ops.gen_moves(self.root_state, self.moves)
         if self.ops.game_end(self.root_state, n, scores):
@@ -471,7 +494,13 @@ cdef class Engine:
                 self.sort_roots(0, pv_idx + 1)
                 if self.stopped:
                     break
+        self.raise_pending()
         return not self.stopped
+
+    cdef raise_pending(self):
+        if self.pending is not None:
+            exc, self.pending = self.pending, None
+            raise exc
 
     cdef void sort_roots(self, int lo, int hi) noexcept nogil:
         """Stable insertion sort of roots[lo:hi] by score, best first."""
@@ -505,7 +534,7 @@ cdef class Engine:
         cdef RootMove* rm
         cdef int* line
         self.path[0] = self.ops.key(self.root_state)
-        self.filter[self.path[0] >> 48] += 1
+        self.filter[self.path[0] >> FILTER_SHIFT] += 1
         self.pv_len[0] = 0
         for i in range(pv_idx, self.n_roots):
             rm = &self.roots[i]
@@ -539,7 +568,7 @@ cdef class Engine:
                 alpha = value
                 if value >= beta:
                     break
-        self.filter[self.path[0] >> 48] -= 1
+        self.filter[self.path[0] >> FILTER_SHIFT] -= 1
         return best
 
     cdef inline int child_value(self, const unsigned char* child, int same, int ply, int depth,
@@ -553,7 +582,7 @@ cdef class Engine:
     cdef inline int repeated(self, uint64_t key, int ply) noexcept nogil:
         """Whether ``key`` occurred before in the game or on the path."""
         cdef int i
-        if self.filter[key >> 48] == 0:
+        if self.filter[key >> FILTER_SHIFT] == 0:
             return 0
         for i in range(ply - 1, -1, -1):
             if self.path[i] == key:
@@ -571,7 +600,7 @@ cdef class Engine:
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
-        cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o
+        cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made
         cdef uint64_t key
         cdef TTEntry* entry
         cdef unsigned char* child
@@ -590,12 +619,15 @@ cdef class Engine:
             self.seldepth = ply
         self.pv_len[ply] = ply
 
-        # Step 3.2. The end of the game, by the rules or by repetition
+        # Step 3.2. The end of the game, by the rules or by repetition (the
+        # table's bucket is fetched from memory meanwhile)
+        key = self.ops.key(s)
+        if depth >= TT_MIN_DEPTH:
+            bingwa_prefetch(&self.table[key & self.mask])
         n = self.ops.gen_moves(s, moves)
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
-        key = self.ops.key(s)
         if self.check_repetition and self.repeated(key, ply):
             self.ops.repetition(s, n, scores)
             return final_score(scores, side, ply)
@@ -608,7 +640,7 @@ cdef class Engine:
 
         # Step 3.4. Transposition table lookup
         tt_index = -1
-        entry = self.probe(key)
+        entry = self.probe(key) if depth >= TT_MIN_DEPTH else NULL
         if entry != NULL:
             tt_index = <int> entry.move - 1
             if tt_index >= n:
@@ -620,38 +652,47 @@ cdef class Engine:
                         or (bound == BOUND_UPPER and value <= alpha)):
                     return value
 
-        # Step 3.5. Children and their order: table move, capture gain (and
-        # extra turns), killers, history
-        base = self.ops.captured(s)
-        sign = 1 if side == 0 else -1
-        for i in range(n):
-            child = kids + i * self.size
-            self.ops.make_move(s, moves[i], child)
-            if i == tt_index:
-                order[i] = ORDER_TT
-                continue
-            gain = (self.ops.captured(child) - base) * sign
-            code = moves[i]
-            k = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
-            if self.ops.side_to_move(child) == side:
-                k += ORDER_EXTRA_TURN
-            if gain <= 0 and (code == self.killers[ply][0] or code == self.killers[ply][1]):
-                k += ORDER_KILLER
-            order[i] = k
-
-        # Step 3.6. Principal variation search over the children
+        # Step 3.5. The table move is searched before the other children are
+        # made; they are then ordered by capture gain (and extra turns),
+        # killers and history.
         self.path[ply] = key
-        self.filter[key >> 48] += 1
+        self.filter[key >> FILTER_SHIFT] += 1
         best = -SCORE_INF
         best_index = -1
         searched = 0
+        made = 0
+        base = self.ops.captured(s)
+        sign = 1 if side == 0 else -1
+        # Step 3.6. Principal variation search over the children
         for k in range(n):
-            pick = 0
-            for i in range(1, n):
-                if order[i] > order[pick]:
-                    pick = i
-            o = order[pick]
-            order[pick] = USED
+            if k == 0 and tt_index >= 0:
+                pick = tt_index
+                self.ops.make_move(s, moves[pick], kids + pick * self.size)
+                o = ORDER_TT
+            else:
+                if not made:
+                    made = 1
+                    for i in range(n):
+                        if i == tt_index:
+                            order[i] = USED
+                            continue
+                        child = kids + i * self.size
+                        self.ops.make_move(s, moves[i], child)
+                        gain = (self.ops.captured(child) - base) * sign
+                        code = moves[i]
+                        h = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
+                        if self.ops.side_to_move(child) == side:
+                            h += ORDER_EXTRA_TURN
+                        if gain <= 0 and (code == self.killers[ply][0]
+                                          or code == self.killers[ply][1]):
+                            h += ORDER_KILLER
+                        order[i] = h
+                pick = 0
+                for i in range(1, n):
+                    if order[i] > order[pick]:
+                        pick = i
+                o = order[pick]
+                order[pick] = USED
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
             if searched == 0:
@@ -662,7 +703,7 @@ cdef class Engine:
                     value = self.child_value(child, same, ply + 1, depth - 1, alpha, beta, 1)
             searched += 1
             if self.stopped:
-                self.filter[key >> 48] -= 1
+                self.filter[key >> FILTER_SHIFT] -= 1
                 return 0
             if value > best:
                 best = value
@@ -689,13 +730,14 @@ cdef class Engine:
                                 h = h // 2
                             self.history[side][code & (HISTORY_SIZE - 1)] = h
                         break
-        self.filter[key >> 48] -= 1
+        self.filter[key >> FILTER_SHIFT] -= 1
 
         # Step 3.7. Remember the result (the best move by its index in the
         # kernel's generation order; none after a fail-low)
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        self.store(key, to_table(best, ply), bound, depth,
-                   best_index if bound != BOUND_UPPER else -1)
+        if depth >= TT_MIN_DEPTH:
+            self.store(key, to_table(best, ply), bound, depth,
+                       best_index if bound != BOUND_UPPER else -1)
         return best
 
     cdef void age_history(self) noexcept nogil:
@@ -806,13 +848,14 @@ cdef class Engine:
         for i in range(self.n_roots):
             with nogil:
                 self.path[0] = self.ops.key(self.root_state)
-                self.filter[self.path[0] >> 48] += 1
+                self.filter[self.path[0] >> FILTER_SHIFT] += 1
                 self.ops.make_move(self.root_state, self.roots[i].code, child)
                 same = self.ops.side_to_move(child) == self.root_side
                 value = self.minimax_value(child, 1, depth - 1)
                 if not same:
                     value = -value
-                self.filter[self.path[0] >> 48] -= 1
+                self.filter[self.path[0] >> FILTER_SHIFT] -= 1
+            self.raise_pending()
             if self.stopped:
                 break
             out.append((self.roots[i].code, value))
@@ -842,7 +885,7 @@ cdef class Engine:
         if depth <= 0 or ply >= MAX_PLY - 1:
             return self.static_value(s)
         self.path[ply] = key
-        self.filter[key >> 48] += 1
+        self.filter[key >> FILTER_SHIFT] += 1
         best = -SCORE_INF
         for i in range(n):
             self.ops.make_move(s, moves[i], child)
@@ -851,5 +894,5 @@ cdef class Engine:
                 value = -value
             if value > best:
                 best = value
-        self.filter[key >> 48] -= 1
+        self.filter[key >> FILTER_SHIFT] -= 1
         return best

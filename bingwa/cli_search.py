@@ -1,0 +1,183 @@
+"""``bingwa bench`` and ``bingwa analyse``: the search at the command line.
+
+``bench`` searches a fixed list of positions of every registered variant to
+a fixed depth with a fixed table size on one thread, clearing the table
+before each position. Its node count is the search's signature: it changes
+exactly when search behaviour changes (README: "Bench: N" in commit
+messages).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import click
+
+from bingwa.cli import fail, load_position, load_variant, main, variant_option
+
+BENCH_HASH_MB = 16
+BENCH_DEPTH_DEFAULT = 8
+# Depth per variant: deep enough to exercise the whole search, short enough
+# for CI. A variant registered later gets BENCH_DEPTH_DEFAULT.
+BENCH_DEPTHS = {"oware": 15, "ayoayo": 14, "kalah": 15, "bao": 9, "kujifunza": 9}
+BENCH_PLIES = (0, 9, 18, 27)  # positions: the start and after this many plies
+BENCH_SEED = 2026
+
+
+def bench_positions(variant, plies=BENCH_PLIES, seed: int = BENCH_SEED):
+    """The start position of ``variant`` and the positions reached from it
+    by a fixed pseudo-random game (an LCG picks each move), after each
+    count of ``plies`` (or just before the game would end)."""
+    from bingwa.engine import Position
+
+    positions = []
+    pos = Position(variant)
+    state = seed
+    for target in plies:
+        while len(pos.move_stack) < target:
+            moves = pos.legal_moves()
+            state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+            child = pos.play(moves[(state >> 33) % len(moves)])
+            if child.is_over():
+                break
+            pos = child
+        positions.append(pos.copy())
+    return positions
+
+
+def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=None, echo=None):
+    """Search every bench position; returns (nodes, seconds, per-variant
+    [(name, nodes, seconds)])."""
+    from bingwa.engine import find_variant, variant_names
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import Searcher
+
+    searcher = Searcher(hash_mb)
+    total_nodes = 0
+    total_time = 0.0
+    rows = []
+    for name in variants or variant_names():
+        variant = find_variant(name)
+        d = depth or BENCH_DEPTHS.get(name, BENCH_DEPTH_DEFAULT)
+        nodes = 0
+        elapsed = 0.0
+        for i, pos in enumerate(bench_positions(variant), 1):
+            searcher.new_game()
+            start = time.perf_counter()
+            result = searcher.search(pos, Limits(depth=d))
+            spent = time.perf_counter() - start
+            nodes += searcher.nodes
+            elapsed += spent
+            if echo:
+                echo(f"{name} position {i} ({pos.text()}): depth {d}, best {result.best}, "
+                     f"{searcher.nodes} nodes")
+        rows.append((name, nodes, elapsed))
+        total_nodes += nodes
+        total_time += elapsed
+    return total_nodes, total_time, rows
+
+
+@main.command()
+@click.option("--depth", type=click.IntRange(1, 64), default=None,
+              help="One depth for every variant (default: the bench's own).")
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=BENCH_HASH_MB,
+              show_default=True, help="Table size in MiB.")
+@click.option("--variant", "variants", multiple=True, help="Only these variants.")
+@click.option("--verbose", "-v", is_flag=True, help="One line per position.")
+def bench(depth: int | None, hash_mb: int, variants: tuple[str, ...], verbose: bool) -> None:
+    """Search fixed positions of every variant to a fixed depth and print
+    the node count (the search's signature) and the speed."""
+    from bingwa.engine import BingwaError, variant_names
+
+    known = variant_names()
+    for name in variants:
+        if name not in known:
+            fail(f"unknown variant {name!r} (known: {', '.join(known)})")
+    try:
+        nodes, seconds, rows = bench_run(depth, hash_mb, list(variants) or None,
+                                         click.echo if verbose else None)
+    except BingwaError as exc:
+        fail(str(exc))
+    for name, n, s in rows:
+        click.echo(f"{name:<12} {n:>11} nodes {s:8.3f} s {int(n / s) if s else 0:>10} nodes/s")
+    click.echo("=" * 56)
+    click.echo(f"Total time (ms): {int(seconds * 1000)}")
+    click.echo(f"Nodes searched: {nodes}")
+    click.echo(f"Nodes/second: {int(nodes / seconds) if seconds else 0}")
+
+
+def format_score(info) -> str:
+    """A score for people: seeds ahead, or the proven end."""
+    if info.score_mate is not None:
+        margin = (info.score_cp or 0) / 100
+        what = "win" if info.score_mate > 0 else "loss"
+        return f"{what} in {abs(info.score_mate)} ({margin:+.0f})"
+    bound = {"lowerbound": ">=", "upperbound": "<="}.get(info.bound or "", "")
+    return f"{bound}{(info.score_cp or 0) / 100:+.2f}"
+
+
+def format_info(info) -> str:
+    """One progress line, protocol style."""
+    parts = [f"depth {info.depth}", f"seldepth {info.seldepth}"]
+    if info.multipv:
+        parts.append(f"multipv {info.multipv}")
+    if info.score_mate is not None:
+        parts.append(f"score mate {info.score_mate} cp {info.score_cp}")
+    else:
+        parts.append(f"score cp {info.score_cp}")
+    if info.bound:
+        parts.append(info.bound)
+    parts += [f"nodes {info.nodes}", f"nps {info.nps}", f"time {info.time}",
+              f"hashfull {info.hashfull}", "pv " + " ".join(info.pv)]
+    return "info " + " ".join(parts)
+
+
+@main.command()
+@click.argument("variant")
+@click.option("--position", "-p", "position_text", help="Start from this position string.")
+@click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
+@click.option("--depth", "-d", type=click.IntRange(1, 200), default=None, help="Search depth.")
+@click.option("--time", "-t", "seconds", type=click.FloatRange(0.001, None), default=None,
+              help="Seconds to think (default 1 when no depth is given).")
+@click.option("--multipv", "-k", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="How many best moves to rank (the number of legal moves: all).")
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=64, show_default=True,
+              help="Table size in MiB.")
+@variant_option
+def analyse(
+    variant: str,
+    position_text: str | None,
+    moves: str,
+    depth: int | None,
+    seconds: float | None,
+    multipv: int,
+    hash_mb: int,
+    options: tuple[str, ...],
+) -> None:
+    """Search a position: progress lines, then the ranked moves with their
+    scores (seeds ahead for the side to move, or a proven end) and lines."""
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import Searcher
+
+    if depth is not None and seconds is not None:
+        fail("give --depth or --time, not both")
+    var = load_variant(variant, options)
+    pos = load_position(var, position_text, moves.split())
+    click.echo(pos.draw())
+    outcome = pos.outcome()
+    if outcome is not None:
+        click.echo(f"the game is over: {outcome.result()} ({outcome.termination.value}, "
+                   f"scores {outcome.scores[0]}-{outcome.scores[1]})")
+        return
+    limits = Limits(depth=depth) if depth else Limits(movetime=int(1000 * (seconds or 1.0)))
+    searcher = Searcher(hash_mb)
+    try:
+        result = searcher.search(pos, limits, lambda info: click.echo(format_info(info)),
+                                 threading.Event(), multipv=multipv)
+    except KeyboardInterrupt:
+        fail("interrupted")
+    click.echo(f"bestmove {result.best}" + (f" ponder {result.ponder}" if result.ponder else ""))
+    click.echo(f"Ranked moves ({pos.turn_name} to move, depth {searcher.lines[0].info.depth}):")
+    for rank, line in enumerate(searcher.lines, 1):
+        click.echo(f"{rank:>3}. {line.move:<8} {format_score(line.info):>14}   {' '.join(line.pv)}")

@@ -1,0 +1,78 @@
+"""The ``alphabeta`` bot: bingwa's search engine (engine/searcher.py).
+
+Options:
+
+- ``Hash``: transposition table size in MiB; ``Clear Hash`` empties it.
+- ``MultiPV``: how many best moves to report, each with its score and line
+  (every root move when set to the number of legal moves: hints in a GUI).
+- ``Skill Level``: 0..20. Below 20 it caps depth and nodes a move (casual
+  play); 20 is full strength.
+- ``Depth``: a depth cap of its own (0: none), on top of the limits of ``go``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from bingwa.engine import Position
+from bingwa.engine.limits import Limits, SearchResult
+from bingwa.engine.searcher import DEFAULT_HASH_MB, Searcher
+
+from .base import Bot, BotOption, Emit
+
+MAX_SKILL = 20
+# Skill level -> (depth cap, node cap) below MAX_SKILL: level 0 looks one
+# ply ahead within 100 nodes, level 19 ten plies within 52 M nodes.
+SKILL_CAPS = [(1 + level // 2, 100 * 2**level) for level in range(MAX_SKILL)]
+
+
+def skill_caps(level: int) -> tuple[int | None, int | None]:
+    """(depth cap, node cap) of a skill level; None for no cap."""
+    if level >= MAX_SKILL:
+        return None, None
+    depth, nodes = SKILL_CAPS[max(0, level)]
+    return depth, nodes
+
+
+class AlphaBetaBot(Bot):
+    name = "alphabeta"
+    summary = "alpha-beta search with a transposition table (the bingwa engine)"
+
+    def options(self) -> list[BotOption]:
+        return [
+            BotOption("Hash", "spin", DEFAULT_HASH_MB, 1, 4096, help="table size in MiB"),
+            BotOption("Clear Hash", "button", help="empty the transposition table"),
+            BotOption("MultiPV", "spin", 1, 1, 256, help="best moves reported"),
+            BotOption("Skill Level", "spin", MAX_SKILL, 0, MAX_SKILL,
+                      help="below 20: depth and node caps for casual play"),
+            BotOption("Depth", "spin", 0, 0, 200, help="depth cap (0: none)"),
+        ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searcher = Searcher(self.option("Hash"))
+
+    def set_option(self, name: str, value: str | None) -> None:
+        super().set_option(name, value)
+        key = name.strip().lower()
+        if key == "hash":
+            self.searcher.resize(self.option("Hash"))
+        elif key == "clear hash":
+            self.searcher.new_game()
+
+    def new_game(self) -> None:
+        self.searcher.new_game()
+
+    def go(self, position: Position, limits: Limits, emit: Emit, stop: threading.Event) -> SearchResult:
+        depth_cap, node_cap = skill_caps(self.option("Skill Level"))
+        if self.option("Depth"):
+            depth_cap = min(depth_cap or self.option("Depth"), self.option("Depth"))
+        return self.searcher.search(
+            position,
+            limits,
+            emit,
+            stop,
+            multipv=self.option("MultiPV"),
+            max_depth=depth_cap,
+            max_nodes=node_cap,
+        )

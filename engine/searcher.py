@@ -1,0 +1,292 @@
+"""The search facade: what bots, the protocol and the command line call.
+
+    >>> from bingwa.engine import Position
+    >>> from bingwa.engine.limits import Limits
+    >>> searcher = Searcher(hash_mb=16)
+    >>> result = searcher.search(Position("oware"), Limits(depth=8))
+    >>> result.best in [m.text for m in Position("oware").legal_moves()]
+    True
+
+A Searcher owns one compiled search (search.pyx: its transposition table and
+move-ordering memory) and drives it one iteration at a time: it owns the
+clock (timeman.py), reports each completed iteration through ``emit``
+(one Info per principal variation), and stops when the limits say so or the
+``stop_event`` is set (the compiled search polls it with the GIL released in
+between, so a protocol thread stays responsive).
+
+Scores in the reports are from the side to move: ``score_cp`` is 100 x the
+expected final seed margin; a proven end also sets ``score_mate`` (plies to
+the end, negative when losing) and then ``score_cp`` is 100 x the exact
+final margin.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import ExtensionMissingError
+from .kernel import compiled_module
+from .limits import Info, Limits, SearchResult
+from .position import Position
+from .timeman import TimeManager
+
+DEFAULT_HASH_MB = 16
+MAX_HASH_MB = 65536
+
+Emit = Callable[[Info], None]
+
+BOUND_NAMES = {1: "upperbound", 2: "lowerbound"}
+
+
+def _search_module() -> Any:
+    module = compiled_module_search()
+    if module is None:
+        raise ExtensionMissingError(
+            "the search is compiled code (bingwa.engine.search) and it is not built: "
+            "run `python setup.py build_ext --inplace`"
+        )
+    return module
+
+
+def compiled_module_search() -> Any | None:
+    try:
+        from . import search
+    except ImportError:
+        return None
+    return search
+
+
+def search_kernel(variant: Any) -> Any:
+    """The compiled kernel of ``variant`` (the search needs one even when
+    the Position plays with the pure rules: both take the same states)."""
+    if variant.compiled:
+        return variant.kernel
+    module = compiled_module(variant.kernel_module)
+    if module is None:
+        raise ExtensionMissingError(
+            f"the search needs the compiled {variant.name} kernel "
+            f"(bingwa.engine._{variant.kernel_module}), which is not built"
+        )
+    return variant.compiled_kernel(module)
+
+
+@dataclass
+class Line:
+    """One ranked root move of the last completed iteration."""
+
+    move: str
+    score: int  # internal score (see search.pyx)
+    info: Info
+    pv: list[str] = field(default_factory=list)
+
+
+def describe_score(score: int) -> tuple[int, int | None]:
+    """(score_cp, score_mate) of an internal score."""
+    plies, margin = _search_module().decode_score(score)
+    if plies is None:
+        return score, None
+    return 100 * margin, (plies if score > 0 else -plies)
+
+
+def pv_texts(position: Position, codes: list[int]) -> list[str]:
+    """The move texts of a line of move codes from ``position``."""
+    variant = position.variant
+    kernel = variant.kernel
+    state = position.state
+    texts = []
+    for code in codes:
+        texts.append(variant.format_move(code, state))
+        state = kernel.play(state, code)
+    return texts
+
+
+class Searcher:
+    """Alpha-beta search with a transposition table of ``hash_mb`` MiB."""
+
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+        self._module = _search_module()
+        if not 1 <= hash_mb <= MAX_HASH_MB:
+            raise ValueError(f"hash size must be in 1..{MAX_HASH_MB} MB, not {hash_mb}")
+        self.engine = self._module.Engine(hash_mb)
+        self.hash_mb = hash_mb
+        self.lines: list[Line] = []
+        self.nodes = 0
+        self._kernels: dict[str, Any] = {}
+
+    # -- housekeeping --------------------------------------------------------
+    def resize(self, hash_mb: int) -> None:
+        """A new, empty table of ``hash_mb`` MiB."""
+        if not 1 <= hash_mb <= MAX_HASH_MB:
+            raise ValueError(f"hash size must be in 1..{MAX_HASH_MB} MB, not {hash_mb}")
+        self.engine.resize(hash_mb)
+        self.hash_mb = hash_mb
+
+    @property
+    def table_bytes(self) -> int:
+        return int(self.engine.table_bytes)
+
+    def new_game(self) -> None:
+        """Forget the last game: table, killers, history."""
+        self.engine.clear()
+
+    def stop(self) -> None:
+        """Stop the running search (safe from any thread)."""
+        self.engine.stop()
+
+    def set_qsearch(self, enabled: bool) -> None:
+        self.engine.set_qsearch(enabled)
+
+    def _kernel(self, position: Position) -> Any:
+        spec = position.variant.spec()
+        kernel = self._kernels.get(spec)
+        if kernel is None:
+            kernel = self._kernels[spec] = search_kernel(position.variant)
+        return kernel
+
+    def _start(self, position: Position, searchmoves: list[str] | None = None) -> int:
+        codes = None
+        if searchmoves:
+            wanted = set(searchmoves)
+            codes = [m.code for m in position.legal_moves() if m.text in wanted] or None
+        return int(
+            self.engine.start(
+                self._kernel(position), position.state, position.history_keys(), codes
+            )
+        )
+
+    # -- the search ------------------------------------------------------------
+    def search(
+        self,
+        position: Position,
+        limits: Limits | None = None,
+        emit: Emit | None = None,
+        stop_event: threading.Event | None = None,
+        *,
+        multipv: int = 1,
+        max_depth: int | None = None,
+        max_nodes: int | None = None,
+    ) -> SearchResult:
+        """Search ``position`` within ``limits`` (and the caps ``max_depth``,
+        ``max_nodes`` of a strength level); report each iteration through
+        ``emit``. Returns the best move (None when the game is over)."""
+        limits = limits or Limits()
+        start = time.monotonic()
+        self.lines = []
+        self.nodes = 0
+        if position.is_over():
+            return SearchResult(None)
+        timer = TimeManager(limits, position.turn, start)
+        n_roots = self._start(position, limits.searchmoves)
+        depth_cap = self._module.DEPTH_LIMIT
+        for cap in (limits.depth, max_depth):
+            if cap:
+                depth_cap = min(depth_cap, max(1, cap))
+        node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
+        poll = stop_event.is_set if stop_event is not None else None
+        self.engine.set_limits(node_cap, timer.hard_deadline, poll)
+        multipv = max(1, min(multipv, n_roots))
+        waits_for_stop = limits.infinite or limits.ponder
+        timed = not waits_for_stop and not limits.depth and (
+            timer.budget.soft_ms is not None
+        )
+
+        completed: list[Line] = []
+        depth = 0
+        for depth in range(1, depth_cap + 1):
+            if stop_event is not None and stop_event.is_set():
+                break
+            done = self.engine.iterate(depth, multipv)
+            elapsed = time.monotonic() - start
+            if not done:
+                break
+            completed = self._lines(position, depth, multipv, elapsed)
+            if emit is not None:
+                for line in completed:
+                    emit(line.info)
+            best = completed[0]
+            timer.note_iteration(best.move, best.score)
+            plies, _ = self._module.decode_score(best.score)
+            if plies is not None and depth >= plies + 2 and not waits_for_stop:
+                break  # proven: deeper iterations cannot change it
+            if timed and (n_roots == 1 or timer.should_stop()):
+                break
+        elapsed = time.monotonic() - start
+        self.nodes = int(self.engine.nodes)
+
+        final = self._final_lines(position, completed, depth, multipv, elapsed)
+        self.lines = final
+        if waits_for_stop and stop_event is not None:
+            stop_event.wait()
+        best = final[0]
+        ponder = best.pv[1] if len(best.pv) > 1 else None
+        return SearchResult(best.move, ponder, best.info)
+
+    def _lines(self, position: Position, depth: int, count: int, elapsed: float) -> list[Line]:
+        """The first ``count`` root moves as reports."""
+        lines = []
+        nodes = int(self.engine.nodes)
+        hashfull = int(self.engine.hashfull())
+        for index, (code, score, bound, codes, _searched) in enumerate(
+            self.engine.root_moves()[:count]
+        ):
+            pv = pv_texts(position, codes)
+            cp, mate = describe_score(score)
+            info = Info(
+                depth=depth,
+                seldepth=max(depth, int(self.engine.seldepth)),
+                multipv=index + 1 if count > 1 else None,
+                score_cp=cp,
+                score_mate=mate,
+                bound=BOUND_NAMES.get(bound),
+                nodes=nodes,
+                nps=int(nodes / elapsed) if elapsed > 0 else None,
+                time=int(elapsed * 1000),
+                hashfull=hashfull,
+                pv=pv,
+            )
+            lines.append(Line(pv[0], score, info, pv))
+        return lines
+
+    def _final_lines(
+        self, position: Position, completed: list[Line], depth: int, count: int, elapsed: float
+    ) -> list[Line]:
+        """The lines to answer with: the last completed iteration, or the
+        interrupted one when its first move was searched through (a move
+        that beat the previous best in it is then better founded)."""
+        roots = self.engine.root_moves()
+        if roots and roots[0][4]:  # searched in the last (maybe interrupted) iteration
+            first = pv_texts(position, [roots[0][0]])[0]
+            if not completed or first != completed[0].move:
+                partial = self._lines(position, depth, 1, elapsed)
+                return partial + [c for c in completed if c.move != first][: count - 1]
+        if completed:
+            nodes = int(self.engine.nodes)
+            for line in completed:
+                line.info.nodes = nodes
+                line.info.time = int(elapsed * 1000)
+                line.info.nps = int(nodes / elapsed) if elapsed > 0 else None
+            return completed
+        # not even the first iteration finished: the first legal move
+        code = roots[0][0]
+        text = pv_texts(position, [code])[0]
+        return [Line(text, 0, Info(depth=0, nodes=int(self.engine.nodes), pv=[text]), [text])]
+
+    # -- the baseline --------------------------------------------------------------
+    def minimax(
+        self, position: Position, depth: int, stop_event: threading.Event | None = None
+    ) -> list[tuple[str, int]]:
+        """Every legal move with its plain fixed-depth minimax value (no
+        pruning, no table), best first; stable for equal values."""
+        if position.is_over():
+            return []
+        self._start(position)
+        poll = stop_event.is_set if stop_event is not None else None
+        self.engine.set_limits(None, None, poll)
+        values = self.engine.minimax(depth)
+        self.nodes = int(self.engine.nodes)
+        scored = [(pv_texts(position, [code])[0], value) for code, value in values]
+        scored.sort(key=lambda item: -item[1])
+        return scored

@@ -1,0 +1,120 @@
+"""Time management: how long one search may think.
+
+From the limits of a ``go`` the manager sets two deadlines on the monotonic
+clock:
+
+- the *soft* one is checked between iterations: no new iteration starts
+  once the time spent, scaled by how unclear the position looks, passes it;
+- the *hard* one is checked inside the search (every 1024 nodes), which
+  stops at once when it passes.
+
+An unclear position is one where the best move keeps changing between
+iterations or the score just dropped: the soft budget grows (up to
+``MAX_STRETCH`` times), never past the hard deadline. A clear one (a single
+legal move, a proven result) ends early.
+
+Clocks are clamped: a zero or negative clock, or an increment below zero,
+never crashes and never thinks longer than ``MIN_THINK_MS``. The hard
+deadline keeps ``MOVE_OVERHEAD_MS`` in reserve for the protocol and the
+process, so that 1 s + 10 ms a move never loses on time.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .limits import Limits
+
+MOVE_OVERHEAD_MS = 30  # kept back for the protocol, the GUI and the OS
+MIN_THINK_MS = 1  # even with no time left, answer with a searched move
+MOVES_TO_GO = 24  # moves still to play when the clock does not say
+INCREMENT_SHARE = 0.75  # of the increment spent on this move
+MAX_CLOCK_SHARE = 0.5  # of the clock a hard deadline may take, at most
+HARD_PER_SOFT = 4.0  # hard budget = soft budget x this (capped by the clock)
+MAX_STRETCH = 2.5  # the soft budget grows at most this much when unclear
+NEXT_ITERATION_SHARE = 0.6  # no new iteration after this share of the budget
+
+
+@dataclass
+class Budget:
+    """Milliseconds a search may think: None means no bound."""
+
+    soft_ms: float | None
+    hard_ms: float | None
+
+
+def allocate(limits: Limits, side: int) -> Budget:
+    """The time budget of ``side`` (0 South, 1 North) under ``limits``."""
+    if limits.infinite or limits.ponder:
+        return Budget(None, None)
+    if limits.movetime is not None:
+        think = max(float(MIN_THINK_MS), float(limits.movetime) - MOVE_OVERHEAD_MS / 3)
+        return Budget(think, think)
+    clock, increment = limits.clock(side)
+    if clock is None:
+        return Budget(None, None)
+    clock = max(0, clock)
+    increment = max(0, increment)
+    moves_to_go = limits.movestogo if limits.movestogo and limits.movestogo > 0 else MOVES_TO_GO
+    usable = max(0.0, clock - MOVE_OVERHEAD_MS)
+    soft = usable / moves_to_go + INCREMENT_SHARE * increment
+    hard = min(soft * HARD_PER_SOFT, usable * MAX_CLOCK_SHARE + increment * INCREMENT_SHARE)
+    if moves_to_go == 1:  # the clock is refilled after this move
+        hard = min(usable * 0.9, max(hard, soft))
+    hard = max(float(MIN_THINK_MS), min(hard, usable))
+    soft = max(float(MIN_THINK_MS), min(soft, hard))
+    return Budget(soft, hard)
+
+
+class TimeManager:
+    """Deadlines of one search, and the decision to start another iteration."""
+
+    def __init__(self, limits: Limits, side: int, start: float | None = None) -> None:
+        self.start = time.monotonic() if start is None else start
+        self.budget = allocate(limits, side)
+        self.best_changes = 0.0
+        self.last_best: str | None = None
+        self.last_score: int | None = None
+        self.score_drop = 0
+        self.fixed = limits.movetime is not None
+
+    @property
+    def hard_deadline(self) -> float | None:
+        """The hard deadline on the time.monotonic() clock (None: none)."""
+        if self.budget.hard_ms is None:
+            return None
+        return self.start + self.budget.hard_ms / 1000
+
+    def elapsed_ms(self) -> float:
+        return (time.monotonic() - self.start) * 1000
+
+    def note_iteration(self, best: str, score: int) -> None:
+        """Record a completed iteration's best move and score."""
+        self.best_changes *= 0.5
+        if self.last_best is not None and best != self.last_best:
+            self.best_changes += 1.0
+        if self.last_score is not None:
+            self.score_drop = max(0, self.last_score - score)
+        self.last_best = best
+        self.last_score = score
+
+    def stretch(self) -> float:
+        """How much longer than the soft budget this position deserves."""
+        factor = 1.0 + 0.6 * self.best_changes
+        if self.score_drop > 150:
+            factor *= 1.6
+        elif self.score_drop > 50:
+            factor *= 1.25
+        return min(MAX_STRETCH, factor)
+
+    def should_stop(self) -> bool:
+        """After an iteration: whether starting another is a waste of time."""
+        soft = self.budget.soft_ms
+        if soft is None:
+            return False
+        elapsed = self.elapsed_ms()
+        if self.fixed:  # a fixed move time is used in full (the hard deadline ends it)
+            return False
+        budget = min(soft * self.stretch(), self.budget.hard_ms or soft)
+        return elapsed >= budget * NEXT_ITERATION_SHARE
