@@ -1,0 +1,83 @@
+"""How moves, positions and scores are written on the wire.
+
+bingwa's own dialect (``uci``) writes them in bingwa's notation
+(docs/notation.md): a move is one word, a position is its position string,
+a game with no legal move gets ``bestmove (none)``. Other dialects
+(auale.py) translate; the server and the client hold one Dialect and never
+look at the notation themselves.
+"""
+
+from __future__ import annotations
+
+from bingwa.engine import Position
+from bingwa.engine.errors import VariantError
+from bingwa.engine.limits import Info
+from bingwa.engine.variant import Variant
+
+
+class Dialect:
+    """bingwa's own words: the identity translation."""
+
+    name = "uci"
+    none_move = "(none)"
+    # the only variant the dialect can speak of, or None for all of them
+    fixed_variant: str | None = None
+    # options the server does not know are errors (Aualé: a note)
+    unknown_options_are_errors = True
+
+    def check_variant(self, variant: Variant) -> None:
+        """Raise VariantError when the dialect cannot write ``variant``."""
+
+    def position_from_wire(self, variant: Variant, text: str) -> Position:
+        """The position written ``text`` (raises PositionError)."""
+        return Position(variant, text=text)
+
+    def position_to_wire(self, position: Position, root: bool = True) -> str:
+        """The position string of ``position``'s root (or of itself)."""
+        state = position.root if root else position.state
+        return position.variant.format_position(state)
+
+    def moves_from_wire(self, words: list[str] | tuple[str, ...]) -> list[str]:
+        """bingwa move texts of the wire's words (raises MoveError)."""
+        return list(words)
+
+    def move_to_wire(self, text: str) -> str:
+        return text
+
+    def moves_to_wire(self, texts: list[str]) -> list[str]:
+        """The words of a sequence of moves (``position ... moves``, ``pv``)."""
+        return [self.move_to_wire(t) for t in texts]
+
+    def best_to_wire(self, text: str | None) -> str:
+        return self.none_move if text is None else self.move_to_wire(text)
+
+    def best_from_wire(self, word: str) -> str | None:
+        """The bingwa move text of a ``bestmove`` word; None for no move."""
+        if word in ("(none)", "0000"):
+            return None
+        moves = self.moves_from_wire([word])
+        return moves[0] if len(moves) == 1 else word
+
+    def score_to_wire(self, info: Info) -> tuple[str, int] | None:
+        """The score words of ``info`` as (``cp``|``mate``, value), or None
+        to write the Info's own."""
+        return None
+
+
+UCI = Dialect()
+
+
+def find_dialect(name: str) -> Dialect:
+    """The dialect named ``name`` (``uci`` or ``auale``; VariantError when
+    unknown, with the known names)."""
+    key = name.strip().lower().replace("é", "e")
+    if key in ("uci", "ugi", "bingwa"):
+        return UCI
+    if key in ("auale", "aalina"):
+        from .auale import AUALE
+
+        return AUALE
+    raise VariantError(f"unknown dialect {name!r} (known: uci, auale)")
+
+
+DIALECT_NAMES = ("uci", "auale")

@@ -1,0 +1,785 @@
+"""The engine side of the protocol (docs/protocol.md), generic over every Bot.
+
+Two threads share the work:
+
+- the *reader* (``run``) reads the input line by line. It answers
+  ``isready`` at once, acts on ``stop``, ``ponderhit`` and ``quit`` at once,
+  and runs the quick commands (``position``, ``setoption``, ``d``,
+  ``query``...) itself when nothing is waiting before them;
+- the *worker* runs the heavy commands (``go``, ``perft``, ``bench``) one
+  after the other, and the commands that arrived behind them, in order.
+
+So ``isready`` and ``stop`` are answered within milliseconds even in the
+middle of a search, and a script that pipes ``go`` after ``go`` gets each
+search done in turn. Invariants:
+
+- every output line is written whole and flushed (one lock);
+- every ``go`` gets exactly one ``bestmove``; in ``go infinite`` and
+  ``go ponder`` it is held back until ``stop`` (or ``ponderhit``);
+- bad input gets one ``info string error: ...`` line and changes nothing;
+  no traceback ever reaches the output (a failing bot's traceback goes to
+  the error stream and a legal move is still played);
+- a ``go`` that arrives while an unbounded search (infinite, ponder, no
+  limit) runs stops that search first, so that nothing can hang.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from bingwa import __version__
+from bingwa.bots.base import Bot, BotOption, BotOptionError
+from bingwa.engine import BingwaError, Position, find_variant, variant_names
+from bingwa.engine.errors import VariantError
+from bingwa.engine.limits import Info, Limits, SearchResult
+from bingwa.engine.variant import REGISTRY, OptionSpec, Variant
+
+from .dialect import DIALECT_NAMES, UCI, Dialect, find_dialect
+from .wire import (
+    CommandError,
+    format_info,
+    normalise_name,
+    parse_go,
+    parse_int,
+    parse_position,
+    parse_setoption,
+    strip_comment,
+)
+
+MAX_LINE = 1_000_000  # characters; a longer line is refused
+MAX_PERFT_DEPTH = 64
+QUIT_GRACE = 5.0  # seconds a search gets to end after quit
+MAX_TIMER = 10**6  # seconds: longer waits are capped (Event.wait overflows)
+
+URGENT = frozenset(("isready", "stop", "ponderhit", "quit"))
+JOBS = frozenset(("go", "perft", "bench"))
+# commands that must wait for a running job: they change what it uses
+WAIT_FOR_JOB = JOBS | {"setoption", "ucinewgame"}
+KNOWN = sorted(URGENT | JOBS | {
+    "uci", "ugi", "debug", "setoption", "ucinewgame", "position", "d", "query",
+    "register", "gameover",
+})
+
+
+def standard_options() -> list[BotOption]:
+    """The options every bingwa engine offers besides the variant ones; a
+    bot that declares one of these names overrides the declaration and
+    receives its value."""
+    return [
+        BotOption("Hash", "spin", 16, 1, 65536, help="transposition table size in MB"),
+        BotOption("MultiPV", "spin", 1, 1, 256, help="principal variations reported"),
+        BotOption("Move Overhead", "spin", 10, 0, 5000, help="ms kept back for lag"),
+        BotOption("Ponder", "check", False, help="the GUI may send go ponder"),
+    ]
+
+
+def variant_option(specs: list[OptionSpec], current: Any) -> BotOption:
+    """One UCI option for a variant parameter shared by several variants
+    (the union of their ranges and choices)."""
+    first = specs[0]
+    default = first.default if current is None else current
+    kinds = {s.kind for s in specs}
+    if kinds == {"int"}:
+        low = min(s.low for s in specs)
+        high = max(s.high for s in specs)
+        return BotOption(first.name, "spin", default, low, high, help=first.help)
+    if kinds == {"choice"}:
+        choices = tuple(dict.fromkeys(c for s in specs for c in s.choices))
+        return BotOption(first.name, "combo", default, vars=choices, help=first.help)
+    if kinds == {"bool"}:
+        return BotOption(first.name, "check", bool(default), help=first.help)
+    return BotOption(first.name, "string", str(default), help=first.help)
+
+
+def move_budget_ms(limits: Limits, side: int, overhead: int) -> float | None:
+    """Time to spend on a move once pondering turns into thinking (the
+    server's own small time manager, used only at ``ponderhit``)."""
+    if limits.movetime is not None:
+        return max(0, limits.movetime - overhead)
+    left, inc = limits.clock(side)
+    if left is None:
+        return None
+    moves = limits.movestogo or 30
+    budget = left / moves + inc * 0.75
+    return max(0.0, min(budget, left - overhead))
+
+
+def hard_limit_ms(limits: Limits, side: int, overhead: int) -> float | None:
+    """The latest moment a search may end without losing on time: the
+    watchdog stops a bot that runs past it."""
+    if limits.infinite or limits.ponder:
+        return None
+    bounds = []
+    if limits.movetime is not None:
+        bounds.append(max(0, limits.movetime - overhead))
+    left, _ = limits.clock(side)
+    if left is not None:
+        bounds.append(max(0, left - overhead))
+    return min(bounds) if bounds else None
+
+
+def perft_depth(words: list[str]) -> int | None:
+    """The depth of a ``perft N`` line, or None when it is not one."""
+    depth = parse_int(words[1]) if len(words) == 2 else None
+    return depth if depth is not None and 0 <= depth <= MAX_PERFT_DEPTH else None
+
+
+class Job:
+    """One heavy command: a search, a perft or a bench run."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.kind = words[0]
+        self.words = words
+        self.stop = threading.Event()  # the bot stops
+        self.release = threading.Event()  # a held bestmove may go out
+        self.ponderhit = threading.Event()
+        self.limits = Limits()
+        self.problems: list[str] = []
+        if self.kind == "go":
+            self.limits, self.problems = parse_go(words[1:])
+        self.position: Position | None = None
+        self.dialect: Dialect = UCI
+        self.overhead = 0
+        self.timers: list[threading.Timer] = []
+        self.answered = False  # its bestmove went out
+
+    @property
+    def holds(self) -> bool:
+        """Its bestmove waits for stop (infinite) or ponderhit (ponder)."""
+        return self.kind == "go" and (self.limits.infinite or self.limits.ponder)
+
+    def unbounded(self) -> bool:
+        """Only stop (or ponderhit) would end it."""
+        if self.kind != "go":
+            return False
+        if self.limits.ponder and not self.ponderhit.is_set():
+            return True
+        return self.limits.is_unbounded()
+
+    def halt(self) -> None:
+        self.stop.set()
+        self.release.set()
+
+    def after(self, milliseconds: float, action: Callable[[], None]) -> None:
+        timer = threading.Timer(min(milliseconds / 1000.0, MAX_TIMER), action)
+        timer.daemon = True
+        self.timers.append(timer)
+        timer.start()
+
+    def cancel_timers(self) -> None:
+        for timer in self.timers:
+            timer.cancel()
+
+
+class EngineServer:
+    """A bot behind the protocol, reading ``input`` and writing ``output``."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        input: TextIO,
+        output: TextIO,
+        *,
+        variant: str = "oware",
+        dialect: str | Dialect = "uci",
+        errors: TextIO | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.bot = bot
+        self.input = input
+        self.output = output
+        self.errors = errors
+        self.name = name or f"bingwa {__version__} ({bot.name})"
+        self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
+        self.variant: Variant = find_variant(self.dialect.fixed_variant or variant)
+        self.dialect.check_variant(self.variant)
+        self.variant_params: dict[str, Any] = dict(self.variant.options)
+        self.position: Position | None = None
+        self.values: dict[str, Any] = {
+            normalise_name(o.name): o.default for o in standard_options()
+        }
+        self.debug = False
+
+        self._out_lock = threading.Lock()
+        self._output_broken = False
+        self._cond = threading.Condition(threading.RLock())
+        self._queue: collections.deque[tuple[list[str], Job | None]] = collections.deque()
+        self._busy = False
+        self._current: Job | None = None
+        self._closing = False
+        self._worker: threading.Thread | None = None
+
+    # -- output ---------------------------------------------------------
+    def send(self, line: str) -> None:
+        """Write one line and flush it (from any thread)."""
+        with self._out_lock:
+            if self._output_broken:
+                return
+            try:
+                self.output.write(line + "\n")
+                self.output.flush()
+                return
+            except (OSError, ValueError):
+                self._output_broken = True
+        # the GUI went away: stop working, leave quietly (outside the output
+        # lock: the state lock is always taken before it, never after)
+        self._halt_all()
+
+    def info_string(self, text: str) -> None:
+        self.send("info string " + " ".join(text.split()))
+
+    def error(self, text: str) -> None:
+        """The one line bad input gets."""
+        self.info_string(f"error: {text}")
+
+    def log_traceback(self) -> None:
+        if self.errors is not None:
+            try:
+                traceback.print_exc(file=self.errors)
+                self.errors.flush()
+            except (OSError, ValueError):
+                pass
+
+    # -- the reader -----------------------------------------------------
+    def run(self) -> int:
+        """Serve until ``quit`` or the end of the input; returns the exit
+        status (0)."""
+        self._worker = threading.Thread(target=self._work, name="bingwa-worker", daemon=True)
+        self._worker.start()
+        while True:
+            try:
+                line = self.input.readline()
+            except (OSError, ValueError):
+                line = ""
+            if not line:
+                self._finish(eof=True)
+                return 0
+            if not self.handle_line(line):
+                self._finish(eof=False)
+                return 0
+            if self._output_broken:
+                self._finish(eof=False)
+                return 0
+
+    def handle_line(self, raw: str) -> bool:
+        """Act on one input line; False after ``quit``."""
+        line = strip_comment(raw.rstrip("\r\n")).strip()
+        if not line:
+            return True
+        if len(line) > MAX_LINE:
+            self.error(f"line of {len(line)} characters refused (at most {MAX_LINE})")
+            return True
+        words = line.split()
+        command = words[0]
+        if command == "isready":
+            self.send("readyok")
+            return True
+        if command == "stop":
+            self._stop()
+            return True
+        if command == "ponderhit":
+            self._ponderhit()
+            return True
+        if command == "quit":
+            return False
+        if command == "perft" and perft_depth(words) is None:
+            # refused at once, so that the error comes before a later readyok
+            self.error(f"perft takes a depth in 0..{MAX_PERFT_DEPTH}: perft <depth>")
+            return True
+        with self._cond:
+            job = Job(words) if command in JOBS else None
+            if command == "go":
+                self._supersede()
+            if job is not None or self._queue or (self._busy and command in WAIT_FOR_JOB):
+                self._queue.append((words, job))
+                self._cond.notify_all()
+                return True
+            self._execute(words, line)
+        return True
+
+    def _execute(self, words: list[str], line: str) -> None:
+        """Run a quick command (caller holds the lock)."""
+        handler = self.COMMANDS.get(words[0])
+        if handler is None:
+            hint = " (commands are lower case)" if words[0].lower() in KNOWN else ""
+            self.error(f"unknown command {words[0]!r}{hint}; known: {', '.join(KNOWN)}")
+            return
+        try:
+            handler(self, words, line)
+        except (CommandError, BingwaError) as exc:
+            self.error(str(exc))
+        except Exception as exc:  # a bug (ours or a bot's) must not kill the engine
+            self.log_traceback()
+            self.error(f"internal error in {words[0]}: {type(exc).__name__}: {exc}")
+
+    # -- urgent commands ------------------------------------------------
+    def _jobs(self) -> list[Job]:
+        """The running job and the queued ones, oldest first."""
+        jobs = [self._current] if self._current else []
+        return jobs + [job for _, job in self._queue if job is not None]
+
+    def _stop(self) -> None:
+        with self._cond:
+            for job in self._jobs():
+                if job.kind == "go" or job is self._current:
+                    job.halt()
+
+    def _ponderhit(self) -> None:
+        with self._cond:
+            for job in self._jobs():
+                if job.kind == "go" and job.limits.ponder and not job.ponderhit.is_set():
+                    job.ponderhit.set()
+                    if job is self._current:
+                        self._start_thinking(job)
+                    return
+
+    def _supersede(self) -> None:
+        """A new go stops every earlier search that only stop would end."""
+        for job in self._jobs():
+            if job.unbounded() and not job.stop.is_set():
+                job.halt()
+
+    def _halt_all(self) -> None:
+        with self._cond:
+            for job in self._jobs():
+                job.halt()
+
+    def _finish(self, eof: bool) -> None:
+        """``quit``: stop now and drop what waits. End of input: let the
+        queued commands run, with unbounded searches stopped."""
+        with self._cond:
+            self._closing = True
+            if eof:
+                self._supersede()
+            else:
+                self._queue.clear()
+                for job in self._jobs():
+                    job.halt()
+            self._cond.notify_all()
+        worker = self._worker
+        if worker is None:
+            return
+        deadline = None if eof else time.monotonic() + QUIT_GRACE
+        while worker.is_alive():
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            worker.join(0.05)
+
+    # -- the worker -----------------------------------------------------
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._busy = False
+                    self._cond.notify_all()
+                    if self._closing:
+                        return
+                    self._cond.wait()
+                words, job = self._queue.popleft()
+                self._busy = True
+                if job is None:
+                    self._execute(words, " ".join(words))
+                    continue
+                job.position = self.position.copy() if self.position is not None else None
+                job.dialect = self.dialect
+                job.overhead = int(self.values[normalise_name("Move Overhead")])
+                self._current = job
+            try:
+                self._run_job(job)
+            except Exception as exc:  # a bug must not kill the engine
+                self.log_traceback()
+                self.error(f"internal error in {job.kind}: {type(exc).__name__}: {exc}")
+                if job.kind == "go" and not job.answered:
+                    self.send(f"bestmove {job.dialect.none_move}")
+            finally:
+                job.cancel_timers()
+                with self._cond:
+                    self._current = None
+
+    def _run_job(self, job: Job) -> None:
+        if job.kind == "go":
+            self._run_search(job)
+        elif job.kind == "perft":
+            self._run_perft(job)
+        else:
+            self._run_bench(job)
+
+    # -- go ---------------------------------------------------------------
+    def _run_search(self, job: Job) -> None:
+        problems = list(job.problems)
+        position = job.position
+        dialect = job.dialect
+        best: str | None = None
+        ponder: str | None = None
+        if position is None:
+            problems.append("go before any position (send position startpos|fen ...)")
+        elif not position.is_over():
+            self._check_searchmoves(job, position, problems)
+        if problems:
+            self.error("; ".join(problems))
+        if position is not None and not position.is_over():
+            best, ponder = self._search(job, position)
+        if job.holds:
+            job.release.wait()
+        job.answered = True
+        self.send(f"bestmove {dialect.best_to_wire(best)}" + (
+            f" ponder {dialect.move_to_wire(ponder)}" if ponder else ""))
+
+    def _check_searchmoves(self, job: Job, position: Position, problems: list[str]) -> None:
+        wanted = job.limits.searchmoves
+        if not wanted:
+            return
+        kept: list[str] = []
+        try:
+            texts = job.dialect.moves_from_wire(wanted)
+        except BingwaError as exc:
+            problems.append(f"searchmoves: {exc}")
+            texts = []
+        for text in texts:
+            try:
+                kept.append(position.parse_move(text).text)
+            except BingwaError as exc:
+                problems.append(f"searchmoves: {exc}")
+        job.limits.searchmoves = kept
+
+    def _search(self, job: Job, position: Position) -> tuple[str | None, str | None]:
+        limits = job.limits
+        side = position.turn
+        limit = hard_limit_ms(limits, side, job.overhead)
+        if limit is not None:
+            job.after(limit, job.stop.set)
+        if limits.ponder and job.ponderhit.is_set():
+            self._start_thinking(job)
+        dialect = job.dialect
+
+        def emit(info: Info) -> None:
+            try:
+                pv = dialect.moves_to_wire([str(m) for m in info.pv]) if info.pv else None
+                line = format_info(info, pv=pv, score=dialect.score_to_wire(info))
+            except (BingwaError, TypeError, ValueError):
+                line = format_info(info, pv=[])
+            if line != "info":
+                self.send(line)
+
+        result: SearchResult | None = None
+        try:
+            result = self.bot.go(position.copy(), limits, emit, job.stop)
+        except Exception as exc:
+            self.log_traceback()
+            self.error(f"the {self.bot.name} bot failed: {type(exc).__name__}: {exc}")
+        return self._checked_result(job, position, result)
+
+    def _checked_result(
+        self, job: Job, position: Position, result: SearchResult | None
+    ) -> tuple[str | None, str | None]:
+        """The bot's move if it is legal, else a legal one (with an error
+        line): the GUI must never receive an illegal move from us."""
+        best = getattr(result, "best", None)
+        move = None
+        if best is not None:
+            try:
+                move = position.parse_move(str(best))
+            except BingwaError as exc:
+                self.error(f"the {self.bot.name} bot chose {best!r}: {exc}")
+        if move is None:
+            choices = position.legal_moves()
+            wanted = set(job.limits.searchmoves)
+            move = next((m for m in choices if m.text in wanted), choices[0])
+            if best is None:
+                self.error(f"the {self.bot.name} bot gave no move; playing {move.text}")
+            return move.text, None
+        ponder = getattr(result, "ponder", None)
+        if ponder is not None:
+            try:
+                ponder = position.play(move).parse_move(str(ponder)).text
+            except BingwaError:
+                ponder = None
+        return move.text, ponder
+
+    def _start_thinking(self, job: Job) -> None:
+        """``ponderhit``: the pondered move was played; search on as a
+        normal search with the clock of the ``go ponder`` line."""
+        job.limits.ponder = False
+        job.release.set()
+        if job.position is None:
+            return
+        budget = move_budget_ms(job.limits, job.position.turn, job.overhead)
+        if budget is not None:
+            job.after(budget, job.stop.set)
+        elif not job.limits.infinite:
+            job.stop.set()
+
+    # -- perft and bench ------------------------------------------------
+    def _run_perft(self, job: Job) -> None:
+        depth = perft_depth(job.words)
+        assert depth is not None  # checked before the job was queued
+        position = job.position
+        if position is None:
+            self.error("perft before any position (send position startpos|fen ...)")
+            return
+        kernel = position.variant.kernel
+        start = time.perf_counter()
+        if depth == 0 or position.is_over():
+            total = 1 if depth == 0 else 0
+        else:
+            total = 0
+            moves = position.legal_moves()
+            for n, move in enumerate(moves):
+                if job.stop.is_set():
+                    self.info_string(f"perft stopped after {n} of {len(moves)} moves")
+                    return
+                count = kernel.perft(kernel.play(position.state, move.code), depth - 1)
+                total += count
+                self.send(f"{job.dialect.move_to_wire(move.text)}: {count}")
+        elapsed = time.perf_counter() - start
+        self.send(f"Nodes searched: {total}")
+        self.info_string(f"perft {depth} in {elapsed:.3f} s")
+
+    def _run_bench(self, job: Job) -> None:
+        bench = find_bench()
+        if bench is None:
+            self.info_string("bench is not available in this build (no search benchmark)")
+            return
+        bench(self.send)
+
+    # -- quick commands -------------------------------------------------
+    def cmd_uci(self, words: list[str], line: str) -> None:
+        self.send(f"id name {self.name}")
+        self.send(f"id author {self.bot.author}")
+        for option in self.options():
+            self.send(option.uci())
+        self.send("ugiok" if words[0] == "ugi" else "uciok")
+
+    def cmd_debug(self, words: list[str], line: str) -> None:
+        if len(words) != 2 or words[1] not in ("on", "off"):
+            raise CommandError("debug takes on or off")
+        self.debug = words[1] == "on"
+
+    def cmd_ignore(self, words: list[str], line: str) -> None:
+        """Accepted without effect (``register``, USI's ``gameover``)."""
+
+    def cmd_ucinewgame(self, words: list[str], line: str) -> None:
+        self.position = None
+        self.bot.new_game()
+
+    def cmd_position(self, words: list[str], line: str) -> None:
+        command = parse_position(words)
+        dialect = self.dialect
+        hint = self._dialect_hint(command.text, command.moves)
+        if command.text is None:
+            position = Position(self.variant)
+        else:
+            try:
+                position = dialect.position_from_wire(self.variant, command.text)
+            except BingwaError as exc:
+                raise CommandError(f"{exc}{hint}") from None
+        try:
+            moves = dialect.moves_from_wire(command.moves)
+        except BingwaError as exc:
+            raise CommandError(f"moves: {exc}{hint}") from None
+        for n, text in enumerate(moves, 1):
+            try:
+                position.push(text)
+            except BingwaError as exc:
+                raise CommandError(f"move {n}: {exc}{hint}") from None
+        self.position = position
+
+    def _dialect_hint(self, text: str | None, moves: tuple[str, ...]) -> str:
+        """A pointer to the Aualé dialect when bingwa's reads what looks like it."""
+        if self.dialect is not UCI or self.variant.name != "oware":
+            return ""
+        diagram = text is not None and text.count("-") == 14
+        letters = any(len(w) > 1 and all(c in "abcdefABCDEF" for c in w) for w in moves)
+        return " (Aualé notation? setoption name Dialect value auale)" if diagram or letters else ""
+
+    def cmd_d(self, words: list[str], line: str) -> None:
+        position = self._need_position("d")
+        dialect = self.dialect
+        for row in position.draw().splitlines():
+            self.send(row)
+        self.send(f"Variant: {position.variant.spec()}")
+        self.send(f"Position: {position.text()}")
+        if dialect is not UCI:
+            self.send(f"Wire: {dialect.position_to_wire(position, root=False)}")
+        self.send(f"Key: {position.key:016X}")
+        legal = [m.text for m in position.legal_moves()]
+        self.send("Legal moves: " + (" ".join(map(dialect.move_to_wire, legal)) or "(none)"))
+        outcome = position.outcome()
+        if outcome is not None:
+            self.send(f"Result: {outcome.result()} ({outcome.termination.value}, "
+                      f"scores {outcome.scores[0]}-{outcome.scores[1]})")
+
+    def cmd_query(self, words: list[str], line: str) -> None:
+        if len(words) != 2 or words[1] not in ("gameover", "p1turn", "result", "legalmoves"):
+            raise CommandError("query takes gameover, p1turn, result or legalmoves")
+        position = self._need_position("query")
+        what = words[1]
+        if what == "gameover":
+            answer = "true" if position.is_over() else "false"
+        elif what == "p1turn":
+            answer = "true" if position.turn == 0 else "false"
+        elif what == "result":
+            outcome = position.outcome()
+            answer = "none" if outcome is None else {0: "p1win", 1: "p2win", None: "draw"}[
+                outcome.winner]
+        else:
+            legal = [self.dialect.move_to_wire(m.text) for m in position.legal_moves()]
+            answer = " ".join(legal) or "(none)"
+        self.send(f"response {answer}")
+
+    def _need_position(self, command: str) -> Position:
+        if self.position is None:
+            raise CommandError(f"{command} before any position (send position startpos|fen ...)")
+        return self.position
+
+    # -- options ----------------------------------------------------------
+    def options(self) -> list[BotOption]:
+        """Every option, as the handshake lists them."""
+        listed: list[BotOption] = []
+        if self.dialect.fixed_variant is None:
+            listed.append(BotOption("UCI_Variant", "combo", self.variant.name,
+                                    vars=tuple(variant_names())))
+            listed += self._variant_param_options()
+        bot_options = {normalise_name(o.name): o for o in self.bot.options()}
+        for option in standard_options():
+            key = normalise_name(option.name)
+            listed.append(bot_options.pop(key, option))
+        listed.append(BotOption("Dialect", "combo", self.dialect.name, vars=DIALECT_NAMES))
+        listed += bot_options.values()
+        return listed
+
+    def _variant_param_options(self) -> list[BotOption]:
+        groups: dict[str, list[OptionSpec]] = {}
+        for name in variant_names():
+            for spec in REGISTRY[name].option_specs:
+                groups.setdefault(spec.name, []).append(spec)
+        return [
+            variant_option(specs, self.variant_params.get(name))
+            for name, specs in groups.items()
+        ]
+
+    def cmd_setoption(self, words: list[str], line: str) -> None:
+        request = parse_setoption(line)
+        key = normalise_name(request.name)
+        value = request.value
+        if key == "uci variant":
+            self._set_variant(value)
+            return
+        if key == "dialect":
+            self._set_dialect(value)
+            return
+        params = {normalise_name(o.name): o for o in self._variant_param_options()}
+        if key in params:
+            self._set_variant_param(params[key], value)
+            return
+        own = {normalise_name(o.name): o for o in self.bot.options()}
+        standard = {normalise_name(o.name): o for o in standard_options()}
+        if key not in own and key not in standard:
+            if self.dialect.unknown_options_are_errors:
+                raise CommandError(f"unknown option {request.name!r}")
+            self.info_string(f"option {request.name!r} is not supported by bingwa; ignored")
+            return
+        try:
+            if key in own:
+                self.bot.set_option(own[key].name, value)
+                parsed = own[key].parse(value)
+            else:
+                parsed = standard[key].parse(value)
+        except BotOptionError as exc:
+            raise CommandError(str(exc)) from None
+        if key in standard:
+            self.values[key] = parsed
+
+    def _set_variant(self, value: str | None) -> None:
+        if not value or not value.split():
+            raise CommandError("UCI_Variant needs a variant name")
+        words = value.split()
+        cls = REGISTRY.get(words[0].lower())
+        if cls is None:
+            raise CommandError(
+                f"unknown variant {words[0]!r} (known: {', '.join(variant_names())})")
+        params = dict(self.variant_params)
+        names = {normalise_name(s.name): s.name for s in cls.option_specs}
+        for word in words[1:]:
+            opt, sep, val = word.partition("=")
+            if not sep or normalise_name(opt) not in names:
+                raise CommandError(
+                    f"{word!r} is not an option of {cls.name} "
+                    f"(options: {', '.join(names.values()) or 'none'})")
+            params[names[normalise_name(opt)]] = val
+        self._use_variant(cls.name, params)
+
+    def _set_variant_param(self, option: BotOption, value: str | None) -> None:
+        try:
+            parsed = option.parse(value)
+        except BotOptionError as exc:
+            raise CommandError(str(exc)) from None
+        params = dict(self.variant_params)
+        params[option.name] = parsed
+        self._use_variant(self.variant.name, params)
+
+    def _use_variant(self, name: str, params: dict[str, Any]) -> None:
+        """Switch to variant ``name`` with the parameters that apply to it;
+        on any error nothing changes."""
+        cls = REGISTRY[name]
+        own = {s.name for s in cls.option_specs}
+        try:
+            variant = find_variant(name, **{k: v for k, v in params.items() if k in own})
+            self.dialect.check_variant(variant)
+        except VariantError as exc:
+            raise CommandError(str(exc)) from None
+        changed = variant != self.variant
+        self.variant = variant
+        self.variant_params = {**params, **variant.options}
+        if changed:
+            self.position = None
+            self.bot.new_game()
+
+    def _set_dialect(self, value: str | None) -> None:
+        try:
+            dialect = find_dialect(value or "")
+        except VariantError as exc:
+            raise CommandError(str(exc)) from None
+        if dialect is self.dialect:
+            return
+        if dialect.fixed_variant is not None:
+            variant = find_variant(dialect.fixed_variant)
+            self.variant = variant
+            self.variant_params.update(variant.options)
+        self.dialect = dialect
+        self.position = None
+        self.bot.new_game()
+
+    COMMANDS: dict[str, Callable[[EngineServer, list[str], str], None]] = {
+        "uci": cmd_uci,
+        "ugi": cmd_uci,
+        "debug": cmd_debug,
+        "register": cmd_ignore,
+        "gameover": cmd_ignore,
+        "ucinewgame": cmd_ucinewgame,
+        "position": cmd_position,
+        "setoption": cmd_setoption,
+        "d": cmd_d,
+        "query": cmd_query,
+    }
+
+
+def find_bench() -> Callable[[Callable[[str], None]], Any] | None:
+    """The search's bench function (``run_bench(echo)``), when the search
+    provides one."""
+    import importlib
+
+    for module_name in ("bingwa.engine.bench", "bingwa.engine.searcher", "bingwa.cli_search"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        bench = getattr(module, "run_bench", None)
+        if callable(bench):
+            return bench
+    return None

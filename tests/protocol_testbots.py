@@ -1,0 +1,195 @@
+"""Bots and helpers for the protocol tests (not registered in bingwa.bots).
+
+BusyBot really searches in the sense that matters here: it burns CPU in
+Python (holding the GIL, the worst case for a protocol thread) until its
+stop event, its move time or its depth budget ends it. The others fail in
+the ways a server must survive. Loaded in a subprocess as
+``bingwa engine --bot protocol_testbots:BusyBot`` with this folder on
+PYTHONPATH.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+from bingwa.bots.base import Bot, BotOption
+from bingwa.engine.limits import Info, SearchResult
+
+
+class BusyBot(Bot):
+    name = "busy"
+    summary = "burns CPU until stopped (protocol tests)"
+
+    def options(self) -> list[BotOption]:
+        return [BotOption("Hash", "spin", 1, 1, 1024), BotOption("Burn", "check", True)]
+
+    def go(self, position, limits, emit, stop):
+        moves = self.candidate_moves(position, limits)
+        if not moves:
+            return SearchResult(None)
+        start = time.monotonic()
+        deadline = None if limits.movetime is None else start + limits.movetime / 1000
+        budget = None if limits.depth is None else limits.depth * 20_000
+        nodes, x, last = 0, 1, start
+        while not stop.is_set():
+            for _ in range(1000):
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            nodes += 1000
+            now = time.monotonic()
+            if (deadline is not None and now >= deadline) or (budget is not None and nodes >= budget):
+                break
+            if now - last >= 0.1:
+                last = now
+                emit(Info(depth=nodes // 20_000 + 1, score_cp=x % 200 - 100, nodes=nodes,
+                          time=int((now - start) * 1000), pv=[moves[x % len(moves)].text]))
+        if limits.infinite or limits.ponder:
+            stop.wait()
+        return SearchResult(moves[x % len(moves)].text)
+
+
+class FailingBot(Bot):
+    name = "failing"
+
+    def go(self, position, limits, emit, stop):
+        raise RuntimeError("boom")
+
+
+class IllegalBot(Bot):
+    name = "illegal"
+
+    def go(self, position, limits, emit, stop):
+        return SearchResult("z", ponder="q")
+
+
+class NoMoveBot(Bot):
+    name = "nomove"
+
+    def go(self, position, limits, emit, stop):
+        return SearchResult(None)
+
+
+class MateBot(Bot):
+    """Reports a proven win in 3 plies, a float nps and a lower bound."""
+
+    name = "mate"
+
+    def go(self, position, limits, emit, stop):
+        moves = self.candidate_moves(position, limits)
+        emit(Info(depth=4, score_mate=3, bound="lowerbound", nodes=10, nps=1234.5,
+                  pv=[m.text for m in moves[:2]]))
+        emit(Info(string="thinking\nhard"))
+        return SearchResult(moves[0].text, ponder=None)
+
+
+class LineFeed:
+    """A text input fed line by line from another thread (readline blocks
+    like a pipe; close() is the end of input)."""
+
+    def __init__(self) -> None:
+        self._lines: queue.Queue[str] = queue.Queue()
+
+    def feed(self, *lines: str) -> None:
+        for line in lines:
+            self._lines.put(line + "\n")
+
+    def close(self) -> None:
+        self._lines.put("")
+
+    def readline(self) -> str:
+        return self._lines.get()
+
+
+class LineSink:
+    """A text output that collects whole lines and lets a reader wait."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self._partial = ""
+        self._cond = threading.Condition()
+        self.flushes = 0
+
+    def write(self, text: str) -> int:
+        with self._cond:
+            self._partial += text
+            *done, self._partial = self._partial.split("\n")
+            self.lines.extend(done)
+            self._cond.notify_all()
+        return len(text)
+
+    def flush(self) -> None:
+        self.flushes += 1
+
+    def wait_for(self, predicate, timeout: float = 5.0) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: predicate(self.lines), timeout)
+
+
+class BrokenSink:
+    """An output whose reader went away."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+class ServerSession:
+    """An EngineServer on a thread, fed and read line by line."""
+
+    def __init__(self, bot: Bot, **options) -> None:
+        import io
+
+        from bingwa.protocol.server import EngineServer
+
+        self.input = LineFeed()
+        self.output = LineSink()
+        self.errors = io.StringIO()
+        self.server = EngineServer(bot, self.input, self.output, errors=self.errors, **options)
+        self.status: int | None = None
+        self.mark = 0  # lines before it were read by the test
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        self.status = self.server.run()
+
+    @property
+    def lines(self) -> list[str]:
+        return self.output.lines
+
+    def send(self, *lines: str) -> None:
+        self.input.feed(*lines)
+
+    def sync(self, timeout: float = 5.0) -> list[str]:
+        """Send isready; the new lines before its readyok."""
+        target = self.lines.count("readyok") + 1
+        self.send("isready")
+        assert self.output.wait_for(lambda ls: ls.count("readyok") >= target, timeout), \
+            f"no readyok; output: {self.lines[self.mark:]}"
+        ready = [i for i, line in enumerate(self.lines) if line == "readyok"][target - 1]
+        new = [line for line in self.lines[self.mark:ready] if line != "readyok"]
+        self.mark = ready + 1
+        return new
+
+    def wait_for(self, prefix: str, timeout: float = 5.0) -> str:
+        """The next line starting with ``prefix`` (lines before it are read)."""
+        def found(lines: list[str]) -> bool:
+            return any(line.startswith(prefix) for line in lines[self.mark:])
+
+        assert self.output.wait_for(found, timeout), \
+            f"no {prefix!r} line; output: {self.lines[self.mark:]}"
+        for i in range(self.mark, len(self.lines)):
+            if self.lines[i].startswith(prefix):
+                self.mark = i + 1
+                return self.lines[i]
+        raise AssertionError("unreachable")
+
+    def close(self, timeout: float = 10.0) -> list[str]:
+        """End of input; every line written after the mark."""
+        self.input.close()
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "the server did not end at the end of its input"
+        return self.lines[self.mark:]
