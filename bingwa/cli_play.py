@@ -1,0 +1,580 @@
+"""``bingwa bots``, ``bingwa play`` (a person against a bot at the terminal)
+and ``bingwa replay`` (step through a game record, ask the engine).
+
+Both sessions read commands line by line from stdin, so they can be
+scripted (``printf 'c\\nhint\\nquit\\n' | bingwa play oware``); end of input
+is ``quit``. Every input is checked: a bad one gets one line saying why, and
+the session goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from bingwa.cli import fail, load_position, load_variant, main, variant_option
+
+SIDES = {"south": 0, "north": 1}
+SIDE_WORDS = ("South", "North")
+HINT_BOT = "alphabeta"  # the engine whose ranked moves ``hint`` shows
+
+
+# -- bots -----------------------------------------------------------------
+@main.command("bots")
+def bots_command() -> None:
+    """List the bots, one line each (use them with --bot NAME)."""
+    from bingwa.bots import bot_names, find_bot
+
+    names = bot_names()
+    width = max(len(name) for name in names)
+    for name in names:
+        try:
+            summary = find_bot(name).summary or "(no summary)"
+        except ImportError as exc:  # a bot whose module cannot load here
+            summary = f"(unavailable: {exc})"
+        click.echo(f"{name:<{width}}  {summary}")
+
+
+def make_bot(name: str, settings: tuple[str, ...] = ()) -> Any:
+    """A new bot ``name`` with ``NAME=VALUE`` options set, or one error line."""
+    from bingwa.bots import BotOptionError, find_bot
+
+    try:
+        bot = find_bot(name)()
+    except ValueError as exc:
+        fail(str(exc))
+    for setting in settings:
+        option, sep, value = setting.partition("=")
+        if not sep:
+            fail(f"bot option {setting!r} must be written NAME=VALUE")
+        try:
+            bot.set_option(option, value)
+        except BotOptionError as exc:
+            fail(f"bot {name}: {exc}")
+    bot.new_game()
+    return bot
+
+
+# -- what the engine thinks -------------------------------------------------
+@dataclass
+class RankedLine:
+    """One move of the engine's ranking: its score (side to move's view)
+    and the line it expects."""
+
+    move: str
+    score_cp: int | None
+    score_mate: int | None
+    depth: int | None
+    pv: list[str] = field(default_factory=list)
+
+    def score_text(self) -> str:
+        return format_score(self.score_cp, self.score_mate)
+
+
+def format_score(cp: int | None, mate: int | None) -> str:
+    """``+1.25`` seeds, ``+M7`` (a proven win in 7 plies), ``-M4``, or ``?``."""
+    if mate is not None:
+        return f"{'-' if mate < 0 else '+'}M{abs(mate)}"
+    if cp is None:
+        return "?"
+    return f"{cp / 100:+.2f}"
+
+
+def engine_view(position: Any, seconds: float, count: int, bot_name: str = HINT_BOT,
+                settings: tuple[str, ...] = ()) -> list[RankedLine]:
+    """The engine's best ``count`` moves in ``position``, best first: multi-PV
+    lines of a bot with a MultiPV option, else that bot's one best line."""
+    from bingwa.bots import BotOptionError, bot_names
+    from bingwa.engine.limits import Info, Limits
+
+    if position.is_over():
+        return []
+    if bot_name not in bot_names():
+        bot_name = "mcts"
+    bot = make_bot(bot_name, settings)
+    count = max(1, min(count, len(position.legal_moves())))
+    try:
+        bot.set_option("MultiPV", str(count))
+    except BotOptionError:
+        count = 1
+    lines: dict[int, Info] = {}
+
+    def keep(info: Info) -> None:
+        if info.pv:
+            lines[info.multipv or 1] = info
+
+    result = bot.go(position, Limits(movetime=max(1, int(seconds * 1000))), keep,
+                    threading.Event())
+    if not lines and result.best:  # a bot that reports nothing: its move alone
+        lines[1] = Info(pv=[result.best])
+    return [
+        RankedLine(info.pv[0], info.score_cp, info.score_mate, info.depth, list(info.pv))
+        for _, info in sorted(lines.items())[:count]
+    ]
+
+
+def show_ranking(echo: Callable[[str], None], lines: list[RankedLine]) -> None:
+    for rank, line in enumerate(lines, 1):
+        depth = f"depth {line.depth}" if line.depth else ""
+        echo(f"  {rank:>2}. {line.move:<5} {line.score_text():>7}  {depth:<9} "
+             f"{' '.join(line.pv[:12])}".rstrip())
+
+
+def describe_outcome(outcome: Any) -> str:
+    south, north = outcome.scores
+    if outcome.winner is None:
+        return f"draw {south}-{north} ({outcome.termination.value})"
+    return f"{SIDE_WORDS[outcome.winner]} wins {south}-{north} ({outcome.termination.value})"
+
+
+class Terminal:
+    """Lines in, lines out: stdin and click.echo, or anything for tests."""
+
+    def __init__(self, read: Callable[[], str] | None = None,
+                 echo: Callable[[str], None] | None = None) -> None:
+        self._read = read or sys.stdin.readline
+        self.echo = echo or click.echo
+
+    def ask(self, prompt: str) -> str | None:
+        """The next line (None at the end of input)."""
+        click.echo(prompt, nl=False)
+        line = self._read()
+        if not line:
+            click.echo()
+            return None
+        return line.strip()
+
+
+# -- play ------------------------------------------------------------------
+PLAY_HELP = """\
+Moves: the pit to sow, e.g. c (two-row games), A6< or A3>+ (Bao).
+Commands:
+  hint [N]     the engine's N best moves with scores and lines (all by default)
+  moves        the legal moves
+  undo         take back your last move (and the bot's reply)
+  board        draw the board again
+  save FILE    write the game record (FILE.ogn: Aualé's OGN, Oware only)
+  resign       give up the game
+  quit         leave (also at the end of input)
+  help         this list"""
+
+
+class PlaySession:
+    """A person (``human`` side) against ``bot`` from ``position``."""
+
+    def __init__(self, position: Any, bot: Any, bot_name: str, human: int,
+                 move_time: float, hint_time: float, terminal: Terminal) -> None:
+        self.pos = position
+        self.bot = bot
+        self.bot_name = bot_name
+        self.human = human
+        self.move_time = move_time
+        self.hint_time = hint_time
+        self.term = terminal
+        self.notes: list[Any] = []  # an Annotation (bot moves) or None, per ply
+        self.movers: list[int] = []
+        self.resigned: int | None = None  # the side that resigned
+
+    # the loop
+    def run(self) -> None:
+        echo = self.term.echo
+        echo(f"{self.pos.variant.spec()}: you play {SIDE_WORDS[self.human]}, "
+             f"bingwa ({self.bot_name}) plays {SIDE_WORDS[1 - self.human]}. "
+             "Type help for the commands.")
+        self.show()
+        while True:
+            if not self.finished() and self.pos.turn != self.human:
+                self.bot_move()
+                self.show()
+                continue
+            line = self.term.ask(f"{self.pos.turn_name if not self.finished() else 'game over'}> ")
+            if line is None or not self.handle(line):
+                echo("bye")
+                return
+
+    def finished(self) -> bool:
+        return self.resigned is not None or self.pos.is_over()
+
+    def show(self) -> None:
+        echo = self.term.echo
+        echo("")
+        echo(self.pos.draw())
+        if self.pos.move_stack:
+            last = self.pos.move_stack[-1]
+            who = "you" if self.movers[-1] == self.human else f"bingwa ({self.bot_name})"
+            echo(click.style(f"Last move: {last.text} by {who} (marked *)", bold=True))
+        if self.resigned is not None:
+            echo(f"Game over: {SIDE_WORDS[1 - self.resigned]} wins by resignation")
+        elif self.pos.is_over():
+            echo(f"Game over: {describe_outcome(self.pos.outcome())}")
+
+    def handle(self, line: str) -> bool:
+        """Act on one input line; False to leave."""
+        from bingwa.engine import BingwaError, IllegalMoveError
+
+        echo = self.term.echo
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        if command in ("quit", "exit", "q"):
+            return False
+        if command in ("help", "?"):
+            echo(PLAY_HELP)
+        elif command == "board":
+            self.show()
+        elif command == "moves":
+            moves = self.pos.legal_moves() if not self.finished() else []
+            echo("legal moves: " + (" ".join(m.text for m in moves) or "none (the game is over)"))
+        elif command == "hint":
+            self.hint(args)
+        elif command == "undo":
+            self.undo()
+        elif command == "save":
+            if len(args) != 1:
+                echo("save needs one file name: save FILE")
+            else:
+                self.save(args[0])
+        elif command == "resign":
+            if self.finished():
+                echo("the game is over already")
+            else:
+                self.resigned = self.human
+                self.show()
+        elif self.finished():
+            echo(f"the game is over: {line!r} cannot be played (undo, save FILE or quit)")
+        else:
+            try:
+                move = self.pos.parse_move(line)
+            except IllegalMoveError as exc:
+                echo(f"illegal move: {exc}")
+            except BingwaError as exc:
+                echo(f"unknown command {words[0]!r} and not a move: {exc}. Type help for the "
+                     "commands.")
+            else:
+                self.push(move, None)
+                self.show()
+        return True
+
+    def push(self, move: Any, note: Any) -> None:
+        self.movers.append(self.pos.turn)
+        self.pos.push(move)
+        self.notes.append(note)
+
+    def bot_move(self) -> None:
+        from bingwa.engine.limits import Info, Limits
+        from bingwa.engine.records import Annotation
+
+        infos: list[Info] = []
+        start = time.monotonic()
+        result = self.bot.go(self.pos, Limits(movetime=max(1, int(self.move_time * 1000))),
+                             infos.append, threading.Event())
+        elapsed = int((time.monotonic() - start) * 1000)
+        if result.best is None:  # cannot happen before the end; say so if it does
+            self.term.echo("the bot found no move")
+            self.resigned = 1 - self.human
+            return
+        info = result.info or (infos[-1] if infos else Info())
+        note = None
+        if info.score_cp is not None or info.score_mate is not None:
+            note = Annotation(score_cp=info.score_cp, score_mate=info.score_mate,
+                              depth=info.depth or 0, time_ms=elapsed)
+        self.push(result.best, note)
+        said = ""
+        if note is not None:
+            said = (f" (score {format_score(note.score_cp, note.score_mate)}, depth {note.depth}, "
+                    f"{elapsed / 1000:.2f} s)")
+        self.term.echo(f"bingwa ({self.bot_name}) plays {result.best}{said}")
+
+    def hint(self, args: list[str]) -> None:
+        echo = self.term.echo
+        if self.finished():
+            echo("the game is over: no hint")
+            return
+        count = len(self.pos.legal_moves())
+        if args:
+            if not args[0].isdigit() or int(args[0]) < 1:
+                echo(f"hint takes a number of moves, not {args[0]!r}")
+                return
+            count = int(args[0])
+        echo(f"thinking {self.hint_time:g} s...")
+        show_ranking(echo, engine_view(self.pos, self.hint_time, count))
+
+    def undo(self) -> None:
+        if self.human not in self.movers:
+            self.term.echo("nothing to undo: you have not moved yet")
+            return
+        self.resigned = None
+        while self.movers:
+            mover = self.movers.pop()
+            self.pos.pop()
+            self.notes.pop()
+            if mover == self.human:
+                break
+        self.show()
+
+    def record(self) -> Any:
+        from bingwa.engine.game import Termination
+        from bingwa.engine.records import GameRecord
+
+        names = ["human", f"bingwa {self.bot_name}"]
+        if self.human == 1:
+            names.reverse()
+        result = termination = None
+        if self.resigned is not None:
+            result = ("0-1", "1-0")[self.resigned]
+            termination = Termination.RESIGNATION
+        return GameRecord.from_position(
+            self.pos, south=names[0], north=names[1], result=result,
+            termination=termination, time_control=f"{self.move_time:g}/move",
+            annotations=self.notes, tags={"Event": "bingwa play"},
+        )
+
+    def save(self, path: str) -> None:
+        from bingwa.engine.ogn import OGNError, dumps_ogn
+
+        record = self.record()
+        try:
+            text = dumps_ogn(record) if path.lower().endswith(".ogn") else record.dumps()
+        except OGNError as exc:
+            self.term.echo(f"cannot save as OGN: {exc}")
+            return
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as exc:
+            self.term.echo(f"cannot save to {path}: {exc.strerror or exc}")
+            return
+        self.term.echo(f"saved {len(record.moves)} moves to {path}")
+
+
+@main.command()
+@click.argument("variant")
+@click.option("--bot", "bot_name", default=None,
+              help="The opponent (default: alphabeta); see bingwa bots.")
+@click.option("--side", type=click.Choice(["south", "north"]), default="south",
+              show_default=True, help="Your side (South moves first).")
+@click.option("--time", "move_time", type=click.FloatRange(0.001, 3600), default=1.0,
+              show_default=True, help="The bot's thinking time a move, in seconds.")
+@click.option("--position", "-p", "position_text", help="Start from this position string.")
+@click.option("--hint-time", type=click.FloatRange(0.001, 3600), default=1.0,
+              show_default=True, help="Thinking time of the hint command, in seconds.")
+@click.option("--bot-option", "-b", "bot_options", multiple=True, metavar="NAME=VALUE",
+              help="A bot option, e.g. -b Seed=3 or -b 'Skill Level=5'.")
+@variant_option
+def play(variant: str, bot_name: str | None, side: str, move_time: float,
+         position_text: str | None, hint_time: float, bot_options: tuple[str, ...],
+         options: tuple[str, ...]) -> None:
+    """Play VARIANT against a bot at the terminal (moves and commands on
+    stdin; type help)."""
+    from bingwa.bots import bot_names
+
+    if bot_name is None:
+        bot_name = HINT_BOT if HINT_BOT in bot_names() else "mcts"
+    var = load_variant(variant, options)
+    pos = load_position(var, position_text)
+    bot = make_bot(bot_name, bot_options)
+    session = PlaySession(pos, bot, bot_name, SIDES[side], move_time, hint_time, Terminal())
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted")
+
+
+# -- replay ----------------------------------------------------------------
+REPLAY_HELP = """\
+Commands (a number alone jumps to that ply):
+  next [N], n      forward N plies (1 by default; an empty line too)
+  back [N], b      back N plies
+  first, last      the start, the end
+  goto N           the position after N plies
+  analyse [S], a   the engine's view of this position (S seconds, default --time)
+  moves            the moves of the game, numbered
+  tags             the record's tags
+  board            draw the board again
+  quit             leave (also at the end of input)
+  help             this list"""
+
+
+class ReplaySession:
+    def __init__(self, record: Any, bot_name: str, seconds: float, count: int,
+                 bot_options: tuple[str, ...], terminal: Terminal) -> None:
+        self.record = record
+        self.bot_name = bot_name
+        self.seconds = seconds
+        self.count = count
+        self.bot_options = bot_options
+        self.term = terminal
+        self.ply = 0
+        self.pos = record.position(0)
+        self.movers = []  # the side that played each ply
+        pos = record.start_position()
+        for move in record.moves:
+            self.movers.append(pos.turn)
+            pos.push(move.text)
+
+    def run(self) -> None:
+        tags = self.record.tags
+        self.term.echo(f"{self.record.variant.spec()}: {tags.get('South', '?')} (South) - "
+                       f"{tags.get('North', '?')} (North), {self.record.result}, "
+                       f"{len(self.record.moves)} plies. Type help for the commands.")
+        self.show()
+        while True:
+            line = self.term.ask(f"[{self.ply}/{len(self.record.moves)}]> ")
+            if line is None or not self.handle(line):
+                self.term.echo("bye")
+                return
+
+    def goto(self, ply: int, show: bool = True) -> None:
+        ply = max(0, min(ply, len(self.record.moves)))
+        while self.ply < ply:
+            self.pos.push(self.record.moves[self.ply].text)
+            self.ply += 1
+        while self.ply > ply:
+            self.pos.pop()
+            self.ply -= 1
+        if show:
+            self.show()
+
+    def show(self) -> None:
+        echo = self.term.echo
+        echo("")
+        if self.ply:
+            move = self.record.moves[self.ply - 1]
+            mover = SIDE_WORDS[self.movers[self.ply - 1]]
+            note = f" {{{move.annotation.format()}}}" if move.annotation else ""
+            echo(f"ply {self.ply}: {mover} played {move.text}{note}")
+        else:
+            echo("the start of the game" + (f" {{{self.record.comment}}}"
+                                            if self.record.comment else ""))
+        echo(self.pos.draw())
+        if self.ply == len(self.record.moves):
+            outcome = self.pos.outcome()
+            if outcome is not None:
+                echo(f"Game over: {describe_outcome(outcome)}")
+            else:
+                how = self.record.tags.get("Termination")
+                echo(f"End of the record: {self.record.result}" + (f" ({how})" if how else ""))
+
+    def steps(self, args: list[str]) -> int | None:
+        if not args:
+            return 1
+        if args[0].isdigit():
+            return int(args[0])
+        self.term.echo(f"expected a number of plies, not {args[0]!r}")
+        return None
+
+    def handle(self, line: str) -> bool:
+        echo = self.term.echo
+        words = line.split()
+        if not words:
+            self.goto(self.ply + 1)
+            return True
+        command, args = words[0].lower(), words[1:]
+        if command in ("quit", "exit", "q"):
+            return False
+        if command.isdigit():
+            self.goto(int(command))
+        elif command in ("next", "n", "forward", "f", "+"):
+            steps = self.steps(args)
+            if steps is not None:
+                self.goto(self.ply + steps)
+        elif command in ("back", "b", "prev", "p", "-"):
+            steps = self.steps(args)
+            if steps is not None:
+                self.goto(self.ply - steps)
+        elif command in ("first", "start"):
+            self.goto(0)
+        elif command in ("last", "end"):
+            self.goto(len(self.record.moves))
+        elif command == "goto":
+            if len(args) != 1 or not args[0].isdigit():
+                echo("goto needs a ply number: goto N")
+            else:
+                self.goto(int(args[0]))
+        elif command in ("analyse", "analyze", "a", "engine"):
+            self.analyse(args)
+        elif command == "moves":
+            echo(self.move_list())
+        elif command == "tags":
+            for name, value in self.record.tags.items():
+                echo(f"{name}: {value}")
+        elif command == "board":
+            self.show()
+        elif command in ("help", "?"):
+            echo(REPLAY_HELP)
+        else:
+            echo(f"unknown command {words[0]!r}. Type help for the commands.")
+        return True
+
+    def analyse(self, args: list[str]) -> None:
+        echo = self.term.echo
+        seconds = self.seconds
+        if args:
+            try:
+                seconds = float(args[0])
+            except ValueError:
+                seconds = -1
+            if not 0 < seconds <= 3600:
+                echo(f"analyse takes a time in seconds, not {args[0]!r}")
+                return
+        if self.pos.is_over():
+            echo("the game is over here: nothing to analyse")
+            return
+        echo(f"{self.bot_name} thinking {seconds:g} s...")
+        show_ranking(echo, engine_view(self.pos, seconds, self.count, self.bot_name,
+                                       self.bot_options))
+
+    def move_list(self) -> str:
+        words = [f"{i}.{'SN'[mover]} {move.text}"
+                 for i, (mover, move) in enumerate(zip(self.movers, self.record.moves,
+                                                       strict=True), 1)]
+        return "  ".join(words) or "(no moves)"
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", "game_number", type=click.IntRange(1), default=1,
+              show_default=True, help="Which game of the file.")
+@click.option("--ply", type=click.IntRange(0), default=0, help="Start after this many plies.")
+@click.option("--bot", "bot_name", default=HINT_BOT, show_default=True,
+              help="The engine the analyse command asks.")
+@click.option("--time", "seconds", type=click.FloatRange(0.001, 3600), default=1.0,
+              show_default=True, help="Thinking time of analyse, in seconds.")
+@click.option("--lines", "count", type=click.IntRange(1, 256), default=3, show_default=True,
+              help="Moves analyse ranks.")
+@click.option("--bot-option", "-b", "bot_options", multiple=True, metavar="NAME=VALUE",
+              help="An option of the analysing bot.")
+def replay(file: str, game_number: int, ply: int, bot_name: str, seconds: float, count: int,
+           bot_options: tuple[str, ...]) -> None:
+    """Step through a game record (bingwa records, or Aualé's .ogn) and ask
+    the engine at any move (commands on stdin; type help)."""
+    from bingwa.engine.ogn import read_ogn
+    from bingwa.engine.records import RecordError, read_records
+
+    try:
+        games = read_ogn(file) if file.lower().endswith(".ogn") else read_records(file)
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    except RecordError as exc:
+        fail(f"{file}: {exc}")
+    except UnicodeDecodeError as exc:
+        fail(f"{file}: not a text file ({exc.reason})")
+    if not games:
+        fail(f"{file}: no game in the file")
+    if game_number > len(games):
+        fail(f"{file} has {len(games)} game{'s' if len(games) > 1 else ''}, not {game_number}")
+    make_bot(bot_name, bot_options)  # fail now, not at the first analyse
+    session = ReplaySession(games[game_number - 1], bot_name, seconds, count, bot_options,
+                            Terminal())
+    session.goto(ply, show=False)
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted")
