@@ -170,9 +170,9 @@ cdef int execute_move(const BaoState* s, int move, BaoState* o, int* flags) noex
             if dropped > CAP:
                 return NEVER_ENDING
             e = sow(mine, (kichwa - step) & 15, seeds, step)  # first seed into the kichwa
-            if won:
-                flags[0] = F_CAPTURE | F_WON
-                return LEGAL
+            if won:  # the move stops without evaluating this lap (3.3)
+                flags[0] |= F_WON
+                break
         else:  # a lap after a lift (3.1)
             dropped += seeds
             if dropped > CAP:
