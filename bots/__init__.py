@@ -11,6 +11,7 @@ BOTS: dict[str, str] = {
     "random": "bingwa.bots.simple:RandomBot",
     "greedy": "bingwa.bots.simple:GreedyBot",
     "mcts": "bingwa.bots.mcts:MCTSBot",
+    "external": "bingwa.bots.external:ExternalBot",
     "minimax": "bingwa.bots.minimax:MinimaxBot",
     "alphabeta": "bingwa.bots.alphabeta:AlphaBetaBot",
 }

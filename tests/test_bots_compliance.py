@@ -1,0 +1,42 @@
+"""Every registered bot passes ``bingwa compliance`` when served by
+``bingwa engine`` (the external bot, which needs an engine command, is
+served wrapping the random bot)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bingwa.bots import bot_names
+
+# The external bot behind the protocol server, wrapping another engine.
+EXTERNAL_ENGINE = """\
+import sys
+from bingwa.bots.external import ExternalBot
+from bingwa.protocol.server import EngineServer
+bot = ExternalBot()
+bot.set_option("Command", f"{sys.executable} -m bingwa engine --bot random")
+sys.exit(EngineServer(bot, sys.stdin, sys.stdout).run())
+"""
+
+
+def engine_command(name: str) -> list[str]:
+    if name == "external":
+        return [sys.executable, "-c", EXTERNAL_ENGINE]
+    return [sys.executable, "-m", "bingwa", "engine", "--bot", name]
+
+
+@pytest.mark.parametrize("name", bot_names())
+def test_bot_passes_compliance(name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bingwa", "compliance", "--", *engine_command(name)],
+        capture_output=True, text=True, timeout=300,
+    )
+    lines = done.stdout.splitlines()
+    failures = [line for line in lines if line.startswith("FAIL")]
+    assert not failures, "\n".join(failures + done.stderr.splitlines()[-5:])
+    assert done.returncode == 0
+    assert lines[-1].endswith("checks passed") and lines[-1].split()[0] == lines[-1].split()[2]
+    assert f"({name})" in lines[0]  # the handshake named the bot
