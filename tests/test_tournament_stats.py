@@ -65,8 +65,8 @@ def test_three_consistent_players_are_spaced_by_their_logits():
     for south, north, share in (("A", "B", 3), ("B", "C", 3), ("A", "C", 9)):
         for first, second in ((south, north), (north, south)):
             sign = 1 if first == south else -1
-            w, l = (share, 1) if sign == 1 else (1, share)
-            games += games_from(first, second, 4 * w, 0, 4 * l)
+            wins, losses = (share, 1) if sign == 1 else (1, share)
+            games += games_from(first, second, 4 * wins, 0, 4 * losses)
     ratings, advantage, _ = fit(games, ["A", "B", "C"], anchor="C", prior_draws=0)
     step = 400 * math.log10(3)
     assert ratings["C"] == 0

@@ -138,7 +138,7 @@ class PlayedMove:
 
 
 @dataclass
-class GameRecord:
+class PlayedGame:
     """A finished game as the referee saw it. ``loser`` names the engine a
     referee termination (crash, stall, ...) was charged to; ``detail`` the
     failure and the protocol lines that led to it."""
@@ -164,7 +164,7 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+    def from_json(cls, data: dict[str, Any]) -> PlayedGame:
         return cls(
             planned=PlannedGame(**data["planned"]),
             result=data["result"],

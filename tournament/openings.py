@@ -10,18 +10,23 @@ rules forbid is an error naming the line.
 Random openings play ``plies`` uniformly random legal moves (seeded) and
 keep the result only when a short search scores it within ``margin_cp``
 of even for the side to move, when the game is not over, and when no
-earlier opening reached the same position.
+earlier opening reached the same position. When a variant has fewer such
+openings than asked for (short openings of a small game), those found are
+used in turn.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bingwa.engine import BingwaError, Position, find_variant
 from bingwa.engine.limits import Info, Limits
+
+log = logging.getLogger("bingwa.tournament")
 
 Evaluator = Callable[[Position], int | None]
 
@@ -126,6 +131,7 @@ def random_openings(
     tries = max_tries or 200 * count
     seen: set[int] = set()
     out: list[list[str]] = []
+    misses = 0
     for _ in range(tries):
         position = Position(variant)
         for _ply in range(plies):
@@ -134,7 +140,11 @@ def random_openings(
                 break
             position.push(rng.choice(moves))
         if position.is_over() or position.key in seen:
+            misses += 1
+            if misses > 50 * count:  # the short openings are all found
+                break
             continue
+        misses = 0
         seen.add(position.key)
         score = evaluate(position)
         if score is None or abs(score) > margin_cp:
@@ -142,7 +152,11 @@ def random_openings(
         out.append([m.text for m in position.move_stack])
         if len(out) == count:
             return out
-    raise OpeningError(
-        f"{variant}: only {len(out)} balanced openings of {plies} plies in {tries} tries "
-        f"(widen the margin or shorten the openings)"
-    )
+    if not out:
+        raise OpeningError(
+            f"{variant}: no balanced opening of {plies} plies within {margin_cp} cp "
+            f"(widen the margin or shorten the openings)"
+        )
+    log.warning("%s: %d balanced openings of %d plies, not %d: they are reused",
+                variant, len(out), plies, count)
+    return out

@@ -10,8 +10,8 @@ balanced. Batches (for remote workers) are runs of consecutive pairs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from itertools import combinations, count
-from typing import Iterator, Sequence
 
 from .model import PlannedGame
 

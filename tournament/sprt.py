@@ -34,8 +34,8 @@ clearly stronger engine winning every pair) still moves the LLR.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .stats import NELO_SCALE, PAIR_SCORES, score_from_elo
 
@@ -112,6 +112,7 @@ def llr_normalized(counts: Sequence[float], nelo0: float, nelo1: float) -> float
     trinomial counts [L, D, W] of unpaired games."""
     if sum(counts) <= 0:
         return 0.0
+    a: Sequence[float]
     if len(counts) == 5:
         a, per_game = PAIR_SCORES, math.sqrt(2.0)
     elif len(counts) == 3:

@@ -28,8 +28,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 LN10_400 = math.log(10) / 400  # Elo points to natural logistic units
 NELO_SCALE = 800 / math.log(10)  # normalised Elo per unit of t-value
@@ -178,9 +179,9 @@ def matchup(games: Iterable[GameScore], player: str, opponent: str) -> Matchup:
             result.draws += 1
         if g.pair is not None:
             by_pair[g.pair].append(points)
-    for points in by_pair.values():
-        if len(points) == 2:
-            result.penta[round(2 * sum(points))] += 1
+    for pair_points in by_pair.values():
+        if len(pair_points) == 2:
+            result.penta[round(2 * sum(pair_points))] += 1
     return result
 
 
@@ -396,7 +397,7 @@ def _unit_types(
     """Resampling units (a pair, or a game played alone) grouped by
     matchup, each group as its distinct units and how often each occurs:
     a bootstrap draw is then a multinomial draw over a handful of kinds."""
-    by_pair: dict[Hashable, list[GameScore]] = defaultdict(list)
+    by_pair: dict[tuple[frozenset[str], Hashable], list[GameScore]] = defaultdict(list)
     kinds: dict[frozenset[str], Counter[Unit]] = defaultdict(Counter)
     for g in games:
         players = frozenset((g.south, g.north))
@@ -477,18 +478,18 @@ def _rate_group(
         hi = xs[min(len(xs) - 1, int((1 - tail) * len(xs)))]
         return Estimate(value, min(lo, value), max(hi, value))
 
-    counts: Counter[str] = Counter()
+    played: Counter[str] = Counter()
     points: dict[str, float] = defaultdict(float)
     for g in games:
-        counts[g.south] += 1
-        counts[g.north] += 1
+        played[g.south] += 1
+        played[g.north] += 1
         points[g.south] += g.points
         points[g.north] += 1 - g.points
     return Ratings(
         ratings={p: interval(point[p], samples[p]) for p in players},
         first_move=interval(adv, adv_samples),
         anchor=anchor,
-        games=dict(counts),
+        games=dict(played),
         points=dict(points),
         regularised=regularised,
     )

@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
-from .model import EngineSpec, GameRecord, PlannedGame, PlayedMove
+from .model import EngineSpec, PlannedGame, PlayedGame, PlayedMove
 from .stats import GameScore
 
 SCHEMA_VERSION = 1
@@ -130,11 +131,14 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.db = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: not a tournament database ({exc})") from None
         self._init_schema()
 
     def _init_schema(self) -> None:
@@ -248,7 +252,7 @@ class Store:
         return out
 
     # -- games ---------------------------------------------------------------
-    def _insert_game(self, run_id: int, ids: dict[str, int], game: GameRecord) -> bool:
+    def _insert_game(self, run_id: int, ids: dict[str, int], game: PlayedGame) -> bool:
         p = game.planned
         cur = self.db.execute(
             """INSERT OR IGNORE INTO games (run_id, game_index, pair, batch, variant, opening,
@@ -269,13 +273,13 @@ class Store:
         )
         return True
 
-    def record_game(self, run_id: int, game: GameRecord) -> bool:
+    def record_game(self, run_id: int, game: PlayedGame) -> bool:
         """Store a finished game; False when it was stored already."""
         ids = self.engine_ids(run_id)
         with self.transaction():
             return self._insert_game(run_id, ids, game)
 
-    def record_batch(self, run_id: int, batch: int, games: list[GameRecord]) -> bool:
+    def record_batch(self, run_id: int, batch: int, games: list[PlayedGame]) -> bool:
         """Fold a remote batch in one transaction; False (and nothing
         written) when this batch was folded before."""
         ids = self.engine_ids(run_id)
@@ -309,7 +313,8 @@ class Store:
     def _game_rows(self, run_id: int | None, variant: str | None) -> Iterator[sqlite3.Row]:
         query = """SELECT g.*, s.name AS south_name, n.name AS north_name
                    FROM games g JOIN engines s ON s.id = g.south JOIN engines n ON n.id = g.north"""
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         if run_id is not None:
             where.append("g.run_id = ?")
             args.append(run_id)
@@ -330,7 +335,7 @@ class Store:
             out.append(GameScore(r["south_name"], r["north_name"], points, (r["run_id"], r["pair"])))
         return out
 
-    def games(self, run_id: int | None = None, variant: str | None = None, moves: bool = True) -> list[GameRecord]:
+    def games(self, run_id: int | None = None, variant: str | None = None, moves: bool = True) -> list[PlayedGame]:
         """Stored games as GameRecords (with their moves unless told not)."""
         out = []
         for r in self._game_rows(run_id, variant):
@@ -341,7 +346,7 @@ class Store:
                 for m in self.db.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (r["id"],)):
                     played.append(PlayedMove(m["move"], m["side"], m["time_ms"], m["score_cp"],
                                              m["score_mate"], m["depth"], m["nodes"], bool(m["book"])))
-            out.append(GameRecord(planned, r["result"], r["termination"],
+            out.append(PlayedGame(planned, r["result"], r["termination"],
                                   (r["south_score"], r["north_score"]), played, r["start_position"],
                                   r["detail"], r["loser"], r["started"], r["finished"]))
         return out

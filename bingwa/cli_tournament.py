@@ -1,0 +1,402 @@
+"""``bingwa tournament``, ``bingwa sprt``, ``bingwa ratings`` and
+``bingwa export``: running engines against each other and reading what
+they did (bingwa.tournament)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from bingwa.cli import fail, main
+
+DEFAULT_DB = "bingwa-tournaments.sqlite"
+
+
+def _db_option(default: bool = True):
+    return click.option(
+        "--db", "db_path", type=click.Path(dir_okay=False), default=DEFAULT_DB if default else None,
+        show_default=default, help="The SQLite database the games go to.",
+    )
+
+
+def _limit_options(f):
+    for option in reversed((
+        click.option("--tc", default=None, help="Clock: moves/time+inc in seconds, e.g. 40/60+0.6 or 10+0.1."),
+        click.option("--st", type=float, default=None, help="A fixed time per move, seconds."),
+        click.option("--nodes", type=click.IntRange(1), default=None, help="A fixed node count per move."),
+        click.option("--depth", type=click.IntRange(1), default=None, help="A fixed depth per move."),
+    )):
+        f = option(f)
+    return f
+
+
+def _run_options(f):
+    for option in reversed((
+        click.option("--concurrency", "-j", type=click.IntRange(1), default=None,
+                     help="Games played at once (default: the number of cores)."),
+        click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
+                     default=None, help="Openings file: moves from the start, one opening a line."),
+        click.option("--opening-plies", type=click.IntRange(0), default=4, show_default=True,
+                     help="Plies of a random opening (without --openings)."),
+        click.option("--opening-margin", type=click.IntRange(0), default=200, show_default=True,
+                     help="A random opening is kept when a short search scores it within this many centi-seeds."),
+        click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random openings."),
+        click.option("--adjudicate", "adjudicate_margin", type=click.IntRange(1), default=None,
+                     help="Adjudicate a win when one side leads by this many seeds ..."),
+        click.option("--adjudicate-plies", type=click.IntRange(1), default=10, show_default=True,
+                     help="... for this many consecutive plies."),
+        click.option("--move-cap", type=click.IntRange(1), default=None,
+                     help="A game still going after this many plies is a draw."),
+        click.option("--time-margin", type=click.IntRange(0), default=100, show_default=True,
+                     help="Milliseconds an engine may overrun its clock before it loses on time."),
+        click.option("--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
+                     help="Seconds a move may take when there is no clock (fixed nodes or depth)."),
+        click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                     help="local worker threads, or batches of game pairs as Ray tasks."),
+        click.option("--address", default=None, help="The Ray cluster to join (default: a local Ray)."),
+        click.option("--batch-pairs", type=click.IntRange(1), default=2, show_default=True,
+                     help="Colour-reversed pairs in one Ray task."),
+        click.option("--progress", "progress_kind", type=click.Choice(["auto", "live", "lines", "none"]),
+                     default="auto", show_default=True, help="How the run shows itself as it goes."),
+        click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+                     help="Write the HTML report here at the end."),
+        click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+                     help="Log engine failures with the lines that led to them to this file."),
+    )):
+        f = option(f)
+    return f
+
+
+def _time_control(tc: str | None, st: float | None, nodes: int | None, depth: int | None):
+    from bingwa.tournament.timecontrol import TimeControl, TimeControlError
+
+    try:
+        control = TimeControl.from_fields(tc, st, nodes, depth)
+    except TimeControlError as exc:
+        fail(str(exc))
+    if not control.is_bounded():
+        fail("give a time control: --tc, --st, --nodes or --depth")
+    return control
+
+
+def _progress(kind: str):
+    from rich.console import Console
+
+    from bingwa.tournament.progress import LineProgress, QuietProgress, RichProgress
+
+    console = Console(stderr=False)
+    if kind == "auto":
+        kind = "live" if console.is_terminal else "lines"
+    return {"live": RichProgress, "lines": LineProgress, "none": QuietProgress}[kind](console) \
+        if kind != "none" else QuietProgress()
+
+
+def _setup_log(path: str | None) -> None:
+    import logging
+
+    logger = logging.getLogger("bingwa.tournament")
+    logger.propagate = False
+    handler: logging.Handler = logging.FileHandler(path) if path else logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+def _variants(names: tuple[str, ...], all_variants: bool) -> tuple[str, ...]:
+    from bingwa.engine import BingwaError, find_variant, variant_names
+
+    if all_variants:
+        return tuple(variant_names())
+    try:
+        return tuple(find_variant(n).spec() for n in (names or ("oware",)))
+    except BingwaError as exc:
+        fail(str(exc))
+
+
+def _engine_specs(engines: tuple[str, ...], bots: tuple[str, ...]):
+    from bingwa.tournament.model import EngineSpec, EngineSpecError
+    from bingwa.tournament.timecontrol import TimeControlError
+
+    specs = []
+    try:
+        for bot in bots:
+            specs.append(EngineSpec.bot(bot))
+        for text in engines:
+            specs.append(EngineSpec.parse(text))
+    except (EngineSpecError, TimeControlError, ValueError) as exc:
+        fail(str(exc))
+    return tuple(specs)
+
+
+def _play(store, config=None, *, resume: bool = False, run_id: int | None = None,
+          concurrency: int | None = None, backend: str = "local", address: str | None = None,
+          progress_kind: str = "auto"):
+    """Create or resume a run and play it; the Summary."""
+    from bingwa.tournament.openings import OpeningError
+    from bingwa.tournament.runner import Tournament
+    from bingwa.tournament.storage import StorageError
+
+    progress = _progress(progress_kind)
+    try:
+        if resume:
+            t = Tournament.resume(store, run_id, progress=progress, concurrency=concurrency)
+        else:
+            t = Tournament.create(store, config, progress=progress)
+    except (StorageError, OpeningError) as exc:
+        fail(str(exc))
+    try:
+        return t.run(backend=backend, address=address)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: resume with --resume --run {t.run_id} --db {store.path}", err=True)
+        sys.exit(130)
+
+
+def _print_ratings(store, run_id: int | None, variants, anchor: str | None, bootstrap: int) -> None:
+    from rich.console import Console
+
+    from bingwa.tournament.progress import matchups_table, ratings_notes, ratings_table
+    from bingwa.tournament.stats import rate
+
+    console = Console(highlight=False)
+    for variant in variants:
+        games = store.scores(variant, run_id)
+        if not games:
+            continue
+        for table in rate(games, anchor, bootstrap=bootstrap):
+            console.print(ratings_table(variant, table))
+            console.print(ratings_notes(table), style="dim")
+            sub = [g for g in games if g.south in table.ratings]
+            console.print(matchups_table(variant, sub, table.ranked()))
+
+
+def _write_report(store, run_id: int | None, path: str | None, variants=None) -> None:
+    if not path:
+        return
+    from bingwa.tournament.report import build_report
+
+    Path(path).write_text(build_report(store, run_id, variants), encoding="utf-8")
+    click.echo(f"report: {path}")
+
+
+def _open_store(path: str, must_exist: bool = False):
+    from bingwa.tournament.storage import StorageError, Store
+
+    if must_exist and not os.path.exists(path):
+        fail(f"{path}: no such database")
+    try:
+        return Store(path)
+    except StorageError as exc:
+        fail(str(exc))
+
+
+@main.command()
+@click.option("--engine", "-e", "engines", multiple=True, metavar="SPEC",
+              help="An engine: 'name=N cmd=\"COMMAND\" [protocol=uci|auale] [option.NAME=V] [nodes=..]', "
+                   "or a built-in bot's name.")
+@click.option("--bot", "bots", multiple=True, metavar="NAME",
+              help="A built-in bot, run as 'bingwa engine --bot NAME'.")
+@click.option("--variant", "-v", "variant_names_", multiple=True, metavar="SPEC",
+              help="A variant to play (repeat for several; default oware).")
+@click.option("--all-variants", is_flag=True, help="Play every registered variant.")
+@click.option("--gauntlet", default=None, metavar="NAME",
+              help="A gauntlet: NAME plays every other engine (default: a round-robin).")
+@click.option("--rounds", type=click.IntRange(1), default=10, show_default=True,
+              help="Colour-reversed pairs per matchup and variant.")
+@click.option("--anchor", default="random", show_default=True, help="The engine rated 0.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run (the latest, or --run).")
+@click.option("--run", "run_id", type=int, default=None, help="The run to resume.")
+@_db_option()
+@_limit_options
+@_run_options
+def tournament(engines, bots, variant_names_, all_variants, gauntlet, rounds, anchor, resume,
+               run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies,
+               opening_margin, seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin,
+               timeout, backend, address, batch_pairs, progress_kind, report_path, log_path) -> None:
+    """Play engines against each other on one variant, several or all
+    (round-robin or gauntlet), each opening twice with colours swapped,
+    and rate them. Every finished game is stored at once: --resume
+    continues an interrupted run."""
+    _setup_log(log_path)
+    store = _open_store(db_path, must_exist=resume)
+    config = None
+    if not resume:
+        config = _config(
+            "gauntlet" if gauntlet else "round-robin", _engine_specs(engines, bots),
+            _variants(variant_names_, all_variants), _time_control(tc, st, nodes, depth),
+            rounds=rounds, gauntlet=gauntlet, anchor=anchor, concurrency=concurrency,
+            openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
+            seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
+            move_cap=move_cap, time_margin=time_margin, timeout=timeout, batch_pairs=batch_pairs,
+        )
+    summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
+                    backend=backend, address=address, progress_kind=progress_kind)
+    run = store.run(summary.run_id)
+    click.echo(f"run {summary.run_id}: {summary.status}, {store.count_games(summary.run_id)} games "
+               f"({summary.played} played now) in {db_path}")
+    _print_ratings(store, summary.run_id, run.config["variants"], run.config.get("anchor", anchor), 1000)
+    _write_report(store, summary.run_id, report_path)
+
+
+def _config(kind, specs, variants, control, **kw: Any):
+    from bingwa.tournament.config import OpeningsConfig, RunConfig
+    from bingwa.tournament.referee import Adjudication, Rules
+    from bingwa.tournament.schedule import ScheduleError
+
+    rules = Rules(kw["time_margin"], round(kw["timeout"] * 1000),
+                  Adjudication(kw["adjudicate_margin"], kw["adjudicate_plies"], kw["move_cap"]))
+    openings = OpeningsConfig(file=kw["openings_file"], plies=kw["opening_plies"],
+                              margin_cp=kw["opening_margin"], seed=kw["seed"])
+    try:
+        return RunConfig(
+            kind=kind, engines=specs, variants=variants, tc=control, rounds=kw.get("rounds"),
+            rules=rules, openings=openings, concurrency=kw["concurrency"] or os.cpu_count() or 1,
+            gauntlet=kw.get("gauntlet"), sprt=kw.get("sprt"), max_games=kw.get("max_games"),
+            batch_pairs=kw["batch_pairs"], anchor=kw.get("anchor", "random"),
+        )
+    except ScheduleError as exc:
+        fail(str(exc))
+
+
+def _sprt_engine(text: str, role: str):
+    """``--new``/``--base``: an engine spec (with cmd= or bot=), a built-in
+    bot's name, or a plain command line."""
+    from bingwa.tournament.model import EngineSpec, EngineSpecError
+
+    try:
+        words = shlex.split(text)
+        if any(w.startswith(("cmd=", "bot=")) for w in words):
+            spec = EngineSpec.parse(text)
+        elif len(words) == 1 and "/" not in words[0] and " " not in text.strip():
+            from bingwa.bots import bot_names
+
+            spec = EngineSpec.bot(words[0]) if words[0] in bot_names() else EngineSpec(role, tuple(words))
+        else:
+            spec = EngineSpec(role, tuple(words))
+    except (EngineSpecError, ValueError) as exc:
+        _sprt_fail(f"--{role}: {exc}")
+    from dataclasses import replace
+
+    return replace(spec, name=role)
+
+
+def _sprt_fail(message: str) -> NoReturn:
+    click.echo(f"bingwa: error: {message}", err=True)
+    sys.exit(3)
+
+
+@main.command()
+@click.option("--new", "new_cmd", required=False, help="The engine under test (a command, a bot name, or an engine spec).")
+@click.option("--base", "base_cmd", required=False, help="The engine it must not be weaker than.")
+@click.option("--variant", "-v", "variant_name", default="oware", show_default=True)
+@click.option("--elo0", type=float, default=0.0, show_default=True, help="H0: normalised Elo.")
+@click.option("--elo1", type=float, default=5.0, show_default=True, help="H1: normalised Elo.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True)
+@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True)
+@click.option("--model", type=click.Choice(["normalized", "logistic"]), default="normalized", show_default=True)
+@click.option("--max-games", type=click.IntRange(2), default=20000, show_default=True,
+              help="Stop here, inconclusive (exit 2), if neither bound is reached.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted SPRT (the latest run, or --run).")
+@click.option("--run", "run_id", type=int, default=None)
+@_db_option()
+@_limit_options
+@_run_options
+def sprt(new_cmd, base_cmd, variant_name, elo0, elo1, alpha, beta, model, max_games, resume, run_id,
+         db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies, opening_margin,
+         seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin, timeout, backend, address,
+         batch_pairs, progress_kind, report_path, log_path) -> None:
+    """Sequential test: is NEW stronger than BASE by ELO1 rather than ELO0?
+    Colour-reversed pairs, pentanomial GSPRT on normalised Elo (fishtest,
+    fastchess). Exit status: 0 H1 accepted, 1 H0 accepted, 2 inconclusive
+    at --max-games, 3 an error. Fixed --nodes make it reproducible."""
+    from bingwa.tournament.sprt import Sprt, SprtError
+
+    _setup_log(log_path)
+    store = _open_store(db_path, must_exist=resume)
+    config = None
+    if not resume:
+        if not new_cmd or not base_cmd:
+            _sprt_fail("give --new and --base (or --resume)")
+        try:
+            test = Sprt(elo0, elo1, alpha, beta, model)
+        except SprtError as exc:
+            _sprt_fail(str(exc))
+        specs = (_sprt_engine(new_cmd, "new"), _sprt_engine(base_cmd, "base"))
+        config = _config(
+            "sprt", specs, _variants((variant_name,), False), _time_control(tc, st, nodes, depth),
+            rounds=None, sprt=test, max_games=max_games, anchor="base", concurrency=concurrency,
+            openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
+            seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
+            move_cap=move_cap, time_margin=time_margin, timeout=timeout, batch_pairs=batch_pairs,
+        )
+    summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
+                    backend=backend, address=address, progress_kind=progress_kind)
+    st_ = summary.standings
+    test = st_.sprt
+    assert test is not None
+    elo = st_.head_to_head()
+    click.echo(f"SPRT run {summary.run_id}: {summary.decision or 'unfinished'}  "
+               f"LLR {st_.llr():+.2f} [{test.lower:+.2f}, {test.upper:+.2f}]  "
+               f"pairs {sum(st_.penta())} penta {st_.penta()}  "
+               f"Elo {elo.value:+.1f} [{elo.low:+.1f}, {elo.high:+.1f}]")
+    _write_report(store, summary.run_id, report_path)
+    sys.exit({"H1": 0, "H0": 1}.get(summary.decision or "", 2))
+
+
+@main.command()
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--variant", "-v", "variant_name", default=None, help="Only this variant.")
+@click.option("--run", "run_id", type=int, default=None, help="Only this run (default: every run).")
+@click.option("--anchor", default="random", show_default=True, help="The engine rated 0 (if it played).")
+@click.option("--bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+              help="Bootstrap resamples for the intervals.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the HTML report.")
+def ratings(db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
+    """Elo ratings per variant from every game in DB (or one run):
+    maximum likelihood with a first-player term, 95% bootstrap intervals
+    over game pairs, and W/D/L, pentanomial counts and LOS per pair."""
+    from bingwa.engine import BingwaError, find_variant
+
+    store = _open_store(db, must_exist=True)
+    if variant_name:
+        try:
+            variants = [find_variant(variant_name).spec()]
+        except BingwaError as exc:
+            fail(str(exc))
+    else:
+        variants = store.variants(run_id)
+    if not any(store.scores(v, run_id) for v in variants):
+        fail(f"{db}: no games" + (f" of {variants[0]}" if variant_name else ""))
+    _print_ratings(store, run_id, variants, anchor, bootstrap)
+    _write_report(store, run_id, html_path, variants)
+
+
+@main.command()
+@click.argument("db", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["records", "csv", "json"]), default="records",
+              show_default=True, help="Game records (docs/records.md), CSV (a row a game) or JSON.")
+@click.option("--run", "run_id", type=int, default=None, help="Only this run.")
+@click.option("--variant", "-v", "variant_name", default=None, help="Only this variant.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Write here (default: standard output).")
+def export(db, fmt, run_id, variant_name, output) -> None:
+    """Write the games stored in DB as game records, CSV or JSON."""
+    from bingwa.engine import BingwaError, find_variant
+    from bingwa.tournament.export import export_csv, export_json, export_records
+    from bingwa.tournament.storage import StorageError
+
+    store = _open_store(db, must_exist=True)
+    try:
+        variant = find_variant(variant_name).spec() if variant_name else None
+        text = {"records": export_records, "csv": export_csv, "json": export_json}[fmt](store, run_id, variant)
+    except (BingwaError, StorageError) as exc:
+        fail(str(exc))
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)

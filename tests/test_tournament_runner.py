@@ -1,0 +1,184 @@
+"""The runner with real engine processes: misbehaving fixture engines,
+the strength order of the built-in bots on every variant, SPRT decisions
+through ``bingwa sprt``, and a run killed with SIGKILL and resumed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bingwa.engine import Termination, variant_names
+from bingwa.tournament.config import OpeningsConfig, RunConfig
+from bingwa.tournament.model import EngineSpec
+from bingwa.tournament.referee import Rules
+from bingwa.tournament.runner import Tournament
+from bingwa.tournament.stats import rate
+from bingwa.tournament.storage import Store
+from bingwa.tournament.timecontrol import TimeControl
+
+FIXTURE = str(Path(__file__).parent / "fixtures" / "fixture_engine.py")
+BINGWA = [sys.executable, "-m", "bingwa"]
+
+
+def fixture(name: str, *flags: str) -> EngineSpec:
+    return EngineSpec(name, (sys.executable, FIXTURE, "--name", name, *flags))
+
+
+def test_misbehaving_engines_lose_as_they_fail_and_the_run_finishes(tmp_path):
+    engines = (
+        fixture("good"),
+        fixture("crash", "--crash-after", "2"),
+        replace(fixture("hang", "--hang-after", "2"), tc=TimeControl(nodes=100)),  # no clock
+        fixture("noready", "--no-readyok-after", "2"),
+        fixture("illegal", "--illegal-after", "2"),
+        fixture("garbage", "--garbage-after", "2"),
+        fixture("slow", "--slow-after", "2", "400"),
+    )
+    expected = {
+        "crash": Termination.CRASH,
+        "hang": Termination.STALL,  # silent during a search: the isready ping goes unanswered
+        "noready": Termination.STALL,
+        "illegal": Termination.ILLEGAL_MOVE,
+        "garbage": Termination.ILLEGAL_MOVE,
+        "slow": Termination.TIME_FORFEIT,
+    }
+    config = RunConfig(
+        "gauntlet", engines, ("oware",), TimeControl(base_ms=20_000, movetime_ms=250), rounds=1,
+        rules=Rules(margin_ms=100, timeout_ms=5000, ready_timeout_ms=500),
+        openings=OpeningsConfig(plies=0), concurrency=2, gauntlet="good",
+    )
+    store = Store(tmp_path / "fixtures.sqlite")
+    summary = Tournament.create(store, config).run()
+    assert summary.status == "finished"
+    games = store.games(summary.run_id)
+    assert len(games) == 12
+    for game in games:
+        bad = game.planned.north if game.planned.south == "good" else game.planned.south
+        assert game.loser == bad, game.detail
+        assert game.termination == expected[bad].value, (bad, game.detail)
+        good_side = "1-0" if game.planned.south == "good" else "0-1"
+        assert game.result == good_side
+        assert "go " in game.detail  # the command that triggered it is logged
+        # The failure came at the engine's third move in both of its games:
+        # the failed engine was killed and a fresh one started (a crashed or
+        # hung process reused would fail at once).
+        bad_side = 0 if game.planned.south == bad else 1
+        assert sum(1 for m in game.moves if m.side == bad_side) == 2
+
+
+def bot(name: str) -> EngineSpec:
+    return EngineSpec(name, (*BINGWA, "engine", "--bot", name))
+
+
+def test_random_greedy_alphabeta_come_out_in_that_order_on_every_variant(tmp_path):
+    from bingwa.bots import bot_names
+
+    if "alphabeta" not in bot_names():
+        pytest.skip("the alpha-beta bot is not registered")
+    config = RunConfig(
+        "round-robin", (bot("random"), bot("greedy"), bot("alphabeta")), tuple(variant_names()),
+        TimeControl(depth=3), rounds=4, concurrency=2,
+        openings=OpeningsConfig(plies=2, count=4, depth=2),
+    )
+    store = Store(tmp_path / "order.sqlite")
+    summary = Tournament.create(store, config).run()
+    assert store.count_games(summary.run_id) == 2 * 3 * 4 * len(variant_names())
+    for variant in variant_names():
+        (table,) = rate(store.scores(variant), "random", bootstrap=0)
+        elo = {name: est.value for name, est in table.ratings.items()}
+        assert elo["random"] < elo["greedy"] < elo["alphabeta"], (variant, elo)
+
+
+def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([*BINGWA, *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("new, base, status", [("greedy", "random", 0), ("random", "greedy", 1)])
+def test_sprt_accepts_h1_for_a_stronger_engine_and_h0_for_a_weaker_one(tmp_path, new, base, status):
+    db = str(tmp_path / "sprt.sqlite")
+    done = run_cli("sprt", "--new", new, "--base", base, "--variant", "kalah", "--elo0", "0",
+                   "--elo1", "40", "--depth", "1", "--max-games", "400", "-j", "2",
+                   "--opening-plies", "2", "--db", db, "--progress", "none")
+    assert done.returncode == status, done.stdout + done.stderr
+    assert ("H1" if status == 0 else "H0") in done.stdout
+    games = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 0 < games < 400
+
+
+def test_sprt_is_inconclusive_at_the_cap(tmp_path):
+    db = str(tmp_path / "cap.sqlite")
+    done = run_cli("sprt", "--new", "random", "--base", "random", "--variant", "oware",
+                   "--depth", "1", "--max-games", "4", "--db", db, "--progress", "none")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "inconclusive" in done.stdout
+    assert run_cli("sprt", "--new", "random", "--db", db).returncode == 3
+
+
+def count_games(db: str) -> int:
+    try:
+        con = sqlite3.connect(db, timeout=5)
+        try:
+            return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_run_killed_with_sigkill_resumes_to_exactly_the_planned_games(tmp_path):
+    db = str(tmp_path / "killed.sqlite")
+    args = ["tournament", "-e", f"name=slow cmd='{sys.executable} {FIXTURE} --slow-after 0 8'",
+            "-e", f"name=strong cmd='{sys.executable} {FIXTURE} --strong --slow-after 0 8'",
+            "-v", "oware", "-v", "kalah", "--rounds", "5", "--depth", "1", "-j", "2",
+            "--opening-plies", "2", "--db", db, "--progress", "lines"]
+    planned = 2 * 2 * 5
+    runner = subprocess.Popen([*BINGWA, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while count_games(db) < 4 and time.monotonic() < deadline and runner.poll() is None:
+            time.sleep(0.05)
+        assert runner.poll() is None, "the run ended before it could be killed"
+        os.kill(runner.pid, signal.SIGKILL)
+        runner.wait()
+    finally:
+        try:  # the engines see their input close and quit; make sure of it
+            os.killpg(runner.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    stored = count_games(db)
+    assert 4 <= stored < planned
+    status = sqlite3.connect(db).execute("SELECT status FROM runs").fetchone()[0]
+    assert status == "running"  # nothing had the chance to mark it
+    done = run_cli("tournament", "--resume", "--db", db, "--progress", "none")
+    assert done.returncode == 0, done.stderr
+    con = sqlite3.connect(db)
+    indices = [r[0] for r in con.execute("SELECT game_index FROM games ORDER BY game_index")]
+    assert indices == list(range(planned))
+    assert con.execute("SELECT status FROM runs").fetchone()[0] == "finished"
+    assert f"{planned} games ({planned - stored} played now)" in done.stdout
+
+
+def test_ratings_and_export_commands_read_the_database(tmp_path):
+    db = str(tmp_path / "cmd.sqlite")
+    done = run_cli("tournament", "--bot", "random", "--bot", "greedy", "-v", "kalah", "--rounds", "3",
+                   "--depth", "1", "--opening-plies", "2", "--db", db, "--progress", "none",
+                   "--report", str(tmp_path / "report.html"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "report.html").read_text().count("<svg") == 2
+    ratings = run_cli("ratings", db, "--variant", "kalah", "--bootstrap", "50")
+    assert ratings.returncode == 0, ratings.stderr
+    assert "greedy" in ratings.stdout and "random = 0" in ratings.stdout
+    assert "penta" in ratings.stdout
+    csv = run_cli("export", db, "--format", "csv")
+    assert len(csv.stdout.splitlines()) == 1 + 6
+    missing = run_cli("ratings", str(tmp_path / "nope.sqlite"))
+    assert missing.returncode == 2 and "no such database" in missing.stderr

@@ -1,0 +1,94 @@
+"""ProcessPlayer: an engine process driven by bingwa.protocol.client.
+
+A thin adapter: the client starts the process, does the handshake, sends
+positions and ``go``, measures the time and tells the failures apart; this
+module turns its failures into the referee's (EngineFailure, with the
+termination and the lines that led to it) and restarts nothing itself: a
+failed player is closed by its Seat and a fresh one started for the next
+game. Engines of the Aualé dialect are never pinged while they search.
+"""
+
+from __future__ import annotations
+
+from bingwa.engine import Position
+from bingwa.engine.limits import Limits
+
+from .model import EngineSpec
+from .players import EngineFailure, Reply
+from .referee import Rules
+
+
+def _failure(exc: Exception) -> EngineFailure:
+    from bingwa.protocol.client import EngineError
+
+    failure = EngineFailure(str(exc))
+    if isinstance(exc, EngineError):
+        failure.termination = exc.termination
+        failure.lines = exc.describe().splitlines()[1:]
+    return failure
+
+
+class ProcessPlayer:
+    def __init__(self, spec: EngineSpec, rules: Rules | None = None) -> None:
+        self.name = spec.name
+        self.spec = spec
+        self.rules = rules or Rules()
+        self.engine = None
+        self.variant: str | None = None
+        self.id_name: str | None = None
+        self.failed = False
+
+    def _start(self) -> None:
+        from bingwa.protocol.client import Engine
+
+        engine = Engine.popen(
+            list(self.spec.command),
+            dialect=self.spec.protocol,
+            ready_timeout=self.rules.ready_timeout_ms / 1000,
+            ping_during_search=self.spec.protocol == "uci",
+        )
+        self.engine = engine
+        engine.handshake(timeout=self.rules.start_timeout_ms / 1000)
+        for name, value in self.spec.options:
+            engine.set_option(name, value)
+        self.id_name = engine.id.get("name")
+
+    def new_game(self, variant: str) -> None:
+        from bingwa.protocol.client import EngineError
+
+        try:
+            if self.engine is None:
+                self._start()
+            assert self.engine is not None
+            if variant != self.variant:
+                self.engine.set_variant(variant)
+                self.variant = variant
+            self.engine.new_game()
+        except (EngineError, ValueError) as exc:
+            self.failed = True
+            raise _failure(exc) from None
+
+    def go(self, position: Position, limits: Limits, deadline_ms: int | None) -> Reply:
+        from bingwa.protocol.client import EngineError
+
+        assert self.engine is not None
+        timeout = None if deadline_ms is None else deadline_ms / 1000
+        command = self.engine.position_command(position)
+        try:
+            if self.rules.ping_moves:  # as fastchess: a dead engine is found before its clock runs
+                self.engine.ping()
+            result = self.engine.play(position, limits, timeout)
+        except EngineError as exc:  # the client tells stall, crash, time-out, bad move apart
+            self.failed = True
+            raise _failure(exc) from None
+        info = result.info
+        if info.score_cp is None and info.score_mate is None:
+            info = result.infos[-1] if result.infos else None
+        return Reply(result.move.text if result.move else None, info,
+                     round(result.elapsed * 1000), [command])
+
+    def close(self) -> None:
+        if self.engine is not None:
+            # a failed engine may be hung: give it no time to say goodbye
+            self.engine.quit(timeout=0.2 if self.failed else 2.0)
+            self.engine = None

@@ -1,0 +1,200 @@
+"""What a person sees while a run plays and when it ends.
+
+RichProgress draws a live panel (games done, a standings table per
+variant with W/D/L and Elo with its interval, the SPRT's LLR against its
+bounds, how games ended); LineProgress prints one line per game for logs
+and pipes. ``final_tables`` renders the ratings with bootstrap intervals.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from .stats import Ratings, matchup
+
+if TYPE_CHECKING:
+    from .model import PlayedGame
+    from .runner import Tournament
+    from .standings import Standings
+
+
+def _elo(value: float | None, error: float | None) -> str:
+    if value is None or not math.isfinite(value):
+        return "-"
+    if error is None or not math.isfinite(error):
+        return f"{value:+.0f}"
+    return f"{value:+.0f} ± {error:.0f}"
+
+
+def standings_table(standings: Standings, variant: str | None, title: str) -> Table:
+    table = Table(title=title, title_justify="left", expand=False)
+    for column, justify in (("engine", "left"), ("games", "right"), ("W", "right"), ("D", "right"),
+                            ("L", "right"), ("score", "right"), ("Elo (95%)", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for row in standings.rows(variant):
+        score = (row.wins + row.draws / 2) / row.games if row.games else 0.0
+        table.add_row(row.name, str(row.games), str(row.wins), str(row.draws), str(row.losses),
+                      f"{100 * score:.1f}%", _elo(row.elo, row.error))
+    return table
+
+
+def sprt_line(standings: Standings) -> Text:
+    sprt = standings.sprt
+    assert sprt is not None
+    penta = standings.penta()
+    llr = standings.llr()
+    elo = standings.head_to_head()
+    new, base = standings.engines[:2]
+    m = matchup(standings.all_scores(), new, base)
+    text = Text()
+    text.append(f"SPRT {new} vs {base}  ", style="bold")
+    text.append(f"LLR {llr:+.2f} [{sprt.lower:+.2f}, {sprt.upper:+.2f}]  ")
+    text.append(f"({sprt.model} Elo {sprt.elo0:g} .. {sprt.elo1:g})  ")
+    text.append(f"W/D/L {m.wins}/{m.draws}/{m.losses}  penta {penta}  ")
+    text.append(f"Elo {_elo(elo.value, elo.error)}  LOS {100 * m.los:.1f}%")
+    if standings.decision:
+        text.append(f"  -> {standings.decision}", style="bold green" if standings.decision == "H1" else "bold red")
+    return text
+
+
+def endings_line(standings: Standings) -> Text:
+    parts = [f"{name} {count}" for name, count in standings.terminations.most_common()]
+    text = Text("endings: " + (", ".join(parts) or "-"))
+    if standings.failures:
+        failures = ", ".join(f"{e} {t} x{c}" for (e, t), c in sorted(standings.failures.items()))
+        text.append(f"   failures: {failures}", style="yellow")
+    return text
+
+
+class RichProgress:
+    """A live panel, redrawn as games finish."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console or Console()
+        self.bar = Progress(TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=self.console)
+        self.task: TaskID | None = None
+        self.live: Live | None = None
+
+    def _render(self, t: Tournament) -> RenderableType:
+        parts: list[RenderableType] = [self.bar]
+        st = t.standings
+        variants = t.config.variants
+        for v in variants:
+            parts.append(standings_table(st, v, v))
+        if st.sprt is not None:
+            parts.append(sprt_line(st))
+        parts.append(endings_line(st))
+        return Group(*parts)
+
+    def start(self, t: Tournament) -> None:
+        total = t.config.planned_games()
+        self.task = self.bar.add_task("games", total=total, completed=t.standings.done)
+        self.live = Live(self._render(t), console=self.console, refresh_per_second=4, transient=False)
+        self.live.start()
+
+    def update(self, t: Tournament, record: PlayedGame) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, completed=t.standings.done)
+        if self.live is not None:
+            self.live.update(self._render(t))
+
+    def finish(self, t: Tournament) -> None:
+        if self.live is not None:
+            self.live.update(self._render(t))
+            self.live.stop()
+            self.live = None
+
+
+class LineProgress:
+    """One line per finished game (for logs, pipes and CI)."""
+
+    def __init__(self, console: Console | None = None, every: int = 1) -> None:
+        self.console = console or Console(highlight=False)
+        self.every = max(1, every)
+        self.started = time.monotonic()
+
+    def start(self, t: Tournament) -> None:
+        total = t.config.planned_games()
+        self.console.print(f"run {t.run_id}: {t.config.kind}, {len(t.config.engines)} engines, "
+                           f"{', '.join(t.config.variants)}; {t.standings.done} of "
+                           f"{total if total is not None else 'open-ended'} games done")
+
+    def update(self, t: Tournament, record: PlayedGame) -> None:
+        st = t.standings
+        if st.done % self.every and not st.decision:
+            return
+        p = record.planned
+        total = t.config.planned_games()
+        line = (f"[{st.done}/{total if total is not None else '-'}] game #{p.index} {p.variant}: "
+                f"{p.south} - {p.north} {record.result} ({record.termination})")
+        if st.sprt is not None:
+            line += f"  LLR {st.llr():+.2f} [{st.sprt.lower:+.2f}, {st.sprt.upper:+.2f}]"
+        self.console.print(line)
+
+    def finish(self, t: Tournament) -> None:
+        elapsed = time.monotonic() - self.started
+        self.console.print(f"{t.played} games in {elapsed:.1f} s")
+
+
+class QuietProgress:
+    def start(self, t: Tournament) -> None: ...
+    def update(self, t: Tournament, record: PlayedGame) -> None: ...
+    def finish(self, t: Tournament) -> None: ...
+
+
+def ratings_table(variant: str, ratings: Ratings) -> Table:
+    anchor = ratings.anchor or "the mean"
+    title = f"{variant}: Elo, {anchor} = 0"
+    table = Table(title=title, title_justify="left")
+    for column in ("#", "engine", "Elo", "95% interval", "games", "score"):
+        table.add_column(column, justify="left" if column == "engine" else "right")
+    for rank, name in enumerate(ratings.ranked(), 1):
+        est = ratings.ratings[name]
+        games = ratings.games.get(name, 0)
+        score = ratings.points.get(name, 0.0) / games if games else 0.0
+        table.add_row(str(rank), name, f"{est.value:+.0f}", f"[{est.low:+.0f}, {est.high:+.0f}]",
+                      str(games), f"{100 * score:.1f}%")
+    return table
+
+
+def ratings_notes(ratings: Ratings) -> str:
+    """What the table does not show: how the intervals were made, the
+    first-player term, and whether the prior was needed."""
+    fm = ratings.first_move
+    notes = (f"95% bootstrap intervals over game pairs; first-player advantage "
+             f"{fm.value:+.0f} [{fm.low:+.0f}, {fm.high:+.0f}] Elo")
+    if ratings.regularised:
+        notes += "; someone won or lost every game: one virtual draw per pairing keeps ratings finite"
+    return notes
+
+
+def matchups_table(variant: str, games, engines: list[str]) -> Table:
+    """W/D/L, pentanomial counts, Elo and LOS of every pair that met."""
+    table = Table(title=f"{variant}: matchups", title_justify="left")
+    for column in ("engine", "opponent", "W/D/L", "penta [LL LD WL+DD WD WW]", "Elo (95%)", "LOS"):
+        table.add_column(column)
+    for i, a in enumerate(engines):
+        for b in engines[i + 1:]:
+            m = matchup(games, a, b)
+            if not m.games:
+                continue
+            elo = m.elo()
+            table.add_row(a, b, f"{m.wins}/{m.draws}/{m.losses}", " ".join(map(str, m.penta)),
+                          _elo(elo.value, elo.error), f"{100 * m.los:.1f}%")
+    return table

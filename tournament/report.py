@@ -1,0 +1,240 @@
+"""The HTML report of a database: one self-contained page (inline SVG and
+CSS, nothing fetched from the network) with, per variant, the ratings with
+their 95% bootstrap intervals drawn as error bars, the crosstable, the
+matchups (W/D/L, pentanomial counts, LOS), how the games ended, and a plot
+of the ratings as the games accumulated."""
+
+from __future__ import annotations
+
+import html
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from .stats import GameScore, RatingError, Ratings, components, fit, matchup, rate
+from .storage import Store
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { padding: 0.25em 0.7em; border: 1px solid #ddd; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+td.self { background: #eee; }
+.note { color: #666; font-size: 0.9em; }
+svg text { font-family: system-ui, sans-serif; font-size: 12px; }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _nice_ticks(lo: float, hi: float, count: int = 6) -> list[float]:
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / count
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step) * step
+    ticks = []
+    x = first
+    while x <= hi + 1e-9:
+        ticks.append(round(x, 6))
+        x += step
+    return ticks
+
+
+def error_bars_svg(ratings: Ratings, width: int = 640) -> str:
+    """Each engine's Elo as a dot with its 95% interval as a bar."""
+    names = ratings.ranked()
+    row_h, left, right, top = 26, 130, 20, 20
+    height = top + row_h * len(names) + 30
+    values = [v for n in names for v in (ratings.ratings[n].low, ratings.ratings[n].high)]
+    lo, hi = min(values), max(values)
+    pad = max(10.0, (hi - lo) * 0.05)
+    lo, hi = lo - pad, hi + pad
+
+    def x(v: float) -> float:
+        return left + (v - lo) / (hi - lo) * (width - left - right)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'role="img" aria-label="ratings with 95% intervals">']
+    for t in _nice_ticks(lo, hi):
+        out.append(f'<line x1="{x(t):.1f}" y1="{top - 5}" x2="{x(t):.1f}" y2="{height - 25}" stroke="#eee"/>')
+        out.append(f'<text x="{x(t):.1f}" y="{height - 8}" text-anchor="middle">{t:g}</text>')
+    for i, name in enumerate(names):
+        est = ratings.ratings[name]
+        y = top + row_h * i + row_h / 2
+        colour = PALETTE[i % len(PALETTE)]
+        out.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(name)}</text>')
+        out.append(f'<line x1="{x(est.low):.1f}" y1="{y:.1f}" x2="{x(est.high):.1f}" y2="{y:.1f}" '
+                   f'stroke="{colour}" stroke-width="2"/>')
+        for end in (est.low, est.high):
+            out.append(f'<line x1="{x(end):.1f}" y1="{y - 5:.1f}" x2="{x(end):.1f}" y2="{y + 5:.1f}" '
+                       f'stroke="{colour}" stroke-width="2"/>')
+        out.append(f'<circle cx="{x(est.value):.1f}" cy="{y:.1f}" r="4" fill="{colour}">'
+                   f'<title>{_e(name)}: {est.value:+.0f} [{est.low:+.0f}, {est.high:+.0f}]</title></circle>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def rating_history(games: Sequence[GameScore], anchor: str | None, points: int = 40) -> tuple[list[int], dict[str, list[float | None]]]:
+    """Point ratings after the first n games, at up to ``points`` values of
+    n; a player not yet connected to the anchor has None."""
+    marks = sorted({max(2, round(len(games) * (i + 1) / points)) for i in range(points)})
+    marks = [m for m in marks if m <= len(games)]
+    names = sorted({g.south for g in games} | {g.north for g in games})
+    series: dict[str, list[float | None]] = {n: [] for n in names}
+    for m in marks:
+        sub = list(games[:m])
+        group = next((c for c in components(sub) if anchor in c), None) or components(sub)[0]
+        members = set(group)
+        sub = [g for g in sub if g.south in members]
+        a = anchor if anchor in members else None
+        try:
+            ratings, _, _ = fit(sub, group, a)
+        except RatingError:
+            ratings = {}
+        for n in names:
+            series[n].append(ratings.get(n))
+    return marks, series
+
+
+def history_svg(marks: list[int], series: dict[str, list[float | None]], order: list[str],
+                width: int = 640, height: int = 320) -> str:
+    """Ratings (y) against games played (x), one line per engine."""
+    left, right, top, bottom = 60, 130, 15, 35
+    values = [v for s in series.values() for v in s if v is not None]
+    if not marks or not values:
+        return '<p class="note">Too few games for a plot.</p>'
+    lo, hi = min(values), max(values)
+    if hi - lo < 20:
+        lo, hi = lo - 10, hi + 10
+    x_max = max(marks)
+
+    def x(n: float) -> float:
+        return left + n / x_max * (width - left - right)
+
+    def y(v: float) -> float:
+        return top + (hi - v) / (hi - lo) * (height - top - bottom)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'role="img" aria-label="ratings as games accumulate">']
+    for t in _nice_ticks(lo, hi):
+        out.append(f'<line x1="{left}" y1="{y(t):.1f}" x2="{width - right}" y2="{y(t):.1f}" stroke="#eee"/>')
+        out.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{t:g}</text>')
+    for t in _nice_ticks(0, x_max, 5):
+        out.append(f'<text x="{x(t):.1f}" y="{height - bottom + 16}" text-anchor="middle">{t:g}</text>')
+    out.append(f'<text x="{(left + width - right) / 2:.1f}" y="{height - 4}" text-anchor="middle">games</text>')
+    out.append(f'<text x="14" y="{(top + height - bottom) / 2:.1f}" text-anchor="middle" '
+               f'transform="rotate(-90 14 {(top + height - bottom) / 2:.1f})">Elo</text>')
+    for i, name in enumerate(order):
+        colour = PALETTE[i % len(PALETTE)]
+        points = [(x(m), y(v)) for m, v in zip(marks, series.get(name, [])) if v is not None]
+        if not points:
+            continue
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        lx, ly = points[-1]
+        out.append(f'<text x="{lx + 6:.1f}" y="{ly + 4:.1f}" fill="{colour}">{_e(name)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def crosstable_html(games: Sequence[GameScore], order: list[str]) -> str:
+    """Points of the row engine against the column engine, out of games."""
+    rows = ['<table><tr><th>engine</th>' + "".join(f"<th>{_e(n)}</th>" for n in order) + "<th>total</th></tr>"]
+    for a in order:
+        cells = []
+        total = 0.0
+        played = 0
+        for b in order:
+            if a == b:
+                cells.append('<td class="self"></td>')
+                continue
+            m = matchup(games, a, b)
+            total += m.points
+            played += m.games
+            cells.append(f"<td>{m.points:g}/{m.games}</td>" if m.games else "<td>-</td>")
+        rows.append(f"<tr><td>{_e(a)}</td>{''.join(cells)}<td>{total:g}/{played}</td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def matchups_html(games: Sequence[GameScore], order: list[str]) -> str:
+    rows = ["<table><tr><th>engine</th><th>opponent</th><th>W/D/L</th>"
+            "<th>pentanomial [LL LD WL+DD WD WW]</th><th>Elo (95%)</th><th>LOS</th></tr>"]
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            m = matchup(games, a, b)
+            if not m.games:
+                continue
+            elo = m.elo()
+            value = f"{elo.value:+.0f} ± {elo.error:.0f}" if math.isfinite(elo.error) and math.isfinite(elo.value) else "-"
+            rows.append(f"<tr><td>{_e(a)}</td><td>{_e(b)}</td><td>{m.wins}/{m.draws}/{m.losses}</td>"
+                        f"<td>{' '.join(map(str, m.penta))}</td><td>{value}</td><td>{100 * m.los:.1f}%</td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def ratings_html(ratings: Ratings) -> str:
+    rows = ["<table><tr><th>engine</th><th>Elo</th><th>95% interval</th><th>games</th><th>score</th></tr>"]
+    for name in ratings.ranked():
+        est = ratings.ratings[name]
+        games = ratings.games.get(name, 0)
+        score = ratings.points.get(name, 0.0) / games if games else 0.0
+        rows.append(f"<tr><td>{_e(name)}</td><td>{est.value:+.0f}</td><td>[{est.low:+.0f}, {est.high:+.0f}]</td>"
+                    f"<td>{games}</td><td>{100 * score:.1f}%</td></tr>")
+    rows.append("</table>")
+    fm = ratings.first_move
+    note = f"First-player advantage {fm.value:+.0f} Elo [{fm.low:+.0f}, {fm.high:+.0f}]."
+    if ratings.regularised:
+        note += " Someone won or lost every game: one virtual draw per pairing keeps the ratings finite."
+    rows.append(f'<p class="note">{_e(note)}</p>')
+    return "\n".join(rows)
+
+
+def build_report(store: Store, run_id: int | None = None, variants: Sequence[str] | None = None,
+                 anchor: str | None = "random", bootstrap: int = 1000, seed: int = 0,
+                 title: str = "bingwa tournament report") -> str:
+    """The report of one run (or of every run in the database)."""
+    rng = random.Random(seed)
+    sections = []
+    chosen = list(variants) if variants else store.variants(run_id)
+    for variant in chosen:
+        games = store.scores(variant, run_id)
+        if not games:
+            continue
+        tables = rate(games, anchor, bootstrap=bootstrap, rng=rng)
+        endings = Counter(g.termination for g in store.games(run_id, variant, moves=False))
+        parts = [f"<h2>{_e(variant)}</h2>", f"<p>{len(games)} games.</p>"]
+        for table in tables:
+            order = table.ranked()
+            anchor_text = table.anchor or "the mean rating"
+            parts.append(f"<h3>Ratings (anchor: {_e(anchor_text)} = 0)</h3>")
+            parts.append(error_bars_svg(table))
+            parts.append(ratings_html(table))
+            sub = [g for g in games if g.south in table.ratings]
+            parts.append("<h3>Crosstable</h3>")
+            parts.append(crosstable_html(sub, order))
+            parts.append("<h3>Matchups</h3>")
+            parts.append(matchups_html(sub, order))
+            marks, series = rating_history(sub, table.anchor)
+            parts.append("<h3>Ratings as games accumulate</h3>")
+            parts.append(history_svg(marks, series, order))
+        parts.append("<h3>How games ended</h3><table><tr><th>termination</th><th>games</th></tr>")
+        parts += [f"<tr><td>{_e(t)}</td><td>{c}</td></tr>" for t, c in endings.most_common()]
+        parts.append("</table>")
+        sections.append("\n".join(parts))
+    scope = f"run {run_id}" if run_id is not None else "all runs"
+    body = "\n".join(sections) or "<p>No games.</p>"
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>\n"
+            f"<h1>{_e(title)}</h1><p class=\"note\">{_e(store.path.name)}, {scope}. "
+            f"Elo by maximum likelihood (Bradley-Terry with a first-player term); "
+            f"intervals by bootstrap over colour-swapped game pairs.</p>\n{body}\n</body></html>\n")

@@ -1,0 +1,258 @@
+"""The tournament runner: plans a run, plays it with workers, folds every
+finished game into the database and the tallies, and stops an SPRT once
+it decides.
+
+    store = Store("games.sqlite")
+    t = Tournament.create(store, config)       # or Tournament.resume(store, run_id)
+    summary = t.run()                          # local workers (threads)
+
+Each worker (a Seat) owns one process per engine it plays and reuses it
+from game to game (``ucinewgame``); an engine that crashed, stalled, timed
+out or played an illegal move is closed (killed if need be) and started
+afresh for its next game, and the run goes on. The driver thread is the
+only writer of the database.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .config import RunConfig
+from .model import EngineSpec, PlannedGame, PlayedGame
+from .openings import random_openings, read_openings, search_evaluator
+from .players import Player
+from .referee import Aborted, play_game
+from .schedule import plan
+from .standings import Standings
+from .storage import Store
+
+log = logging.getLogger("bingwa.tournament")
+
+PlayerFactory = Callable[[EngineSpec], Player]
+
+
+def process_players(config: RunConfig) -> PlayerFactory:
+    """The default: each engine as a process, over the protocol client."""
+    from .engines import ProcessPlayer
+
+    return lambda spec: ProcessPlayer(spec, config.rules)
+
+
+def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]]]:
+    """The openings of every variant of a run (file or balanced random)."""
+    oc = config.openings
+    out = {}
+    for variant in config.variants:
+        if oc.file:
+            out[variant] = read_openings(oc.file, variant)
+            continue
+        wanted = oc.count if config.rounds is None else min(oc.count, config.rounds)
+        rng = random.Random(f"{oc.seed}:{variant}")
+        evaluate = evaluator or search_evaluator(oc.depth)
+        out[variant] = random_openings(variant, wanted, oc.plies, rng, evaluate, oc.margin_cp)
+    return out
+
+
+class Seat:
+    """One worker's engines: plays planned games one after another."""
+
+    def __init__(self, config: RunConfig, openings: dict[str, list[list[str]]],
+                 factory: PlayerFactory, stop: threading.Event | None = None) -> None:
+        self.config = config
+        self.openings = openings
+        self.factory = factory
+        self.stop = stop
+        self.players: dict[str, Player] = {}
+
+    def player(self, name: str) -> Player:
+        if name not in self.players:
+            self.players[name] = self.factory(self.config.engine(name))
+        return self.players[name]
+
+    def play(self, planned: PlannedGame) -> PlayedGame:
+        players = (self.player(planned.south), self.player(planned.north))
+        tcs = (self.config.tc_of(planned.south), self.config.tc_of(planned.north))
+        opening = self.openings[planned.variant][planned.opening]
+        try:
+            record = play_game(planned, opening, players, tcs, self.config.rules, self.stop)
+        except Aborted:
+            self.close()
+            raise
+        if record.loser:  # a failed engine is killed and restarted for its next game
+            self.drop(record.loser)
+        return record
+
+    def drop(self, name: str) -> None:
+        player = self.players.pop(name, None)
+        if player is not None:
+            player.close()
+
+    def close(self) -> None:
+        for name in list(self.players):
+            self.drop(name)
+
+
+@dataclass
+class Summary:
+    run_id: int
+    status: str  # finished or stopped (resumable)
+    decision: str | None  # SPRT: H0, H1 or inconclusive
+    played: int  # games played by this call
+    standings: Standings
+
+
+class Tournament:
+    def __init__(self, store: Store, run_id: int, config: RunConfig,
+                 openings: dict[str, list[list[str]]], factory: PlayerFactory | None = None,
+                 progress=None) -> None:
+        self.store = store
+        self.run_id = run_id
+        self.config = config
+        self.openings = openings
+        self.factory = factory or process_players(config)
+        self.progress = progress
+        self.stop = threading.Event()
+        self.standings = Standings([e.name for e in config.engines], list(config.variants),
+                                   config.anchor, config.sprt)
+        self.played = 0
+        for record in store.games(run_id, moves=False):
+            self.standings.add(record)
+
+    # -- making and finding runs ------------------------------------------------
+    @classmethod
+    def create(cls, store: Store, config: RunConfig, factory: PlayerFactory | None = None,
+               progress=None, evaluator=None) -> Tournament:
+        openings = make_openings(config, evaluator)
+        run_id = store.create_run(config.kind, config.to_json(), config.engines, openings,
+                                  config.planned_games())
+        return cls(store, run_id, config, openings, factory, progress)
+
+    @classmethod
+    def resume(cls, store: Store, run_id: int | None = None, factory: PlayerFactory | None = None,
+               progress=None, concurrency: int | None = None) -> Tournament:
+        run = store.run(run_id)
+        data = dict(run.config)
+        if concurrency:
+            data["concurrency"] = concurrency
+        config = RunConfig.from_json(data)
+        return cls(store, run.id, config, store.openings(run.id), factory, progress)
+
+    # -- the plan -------------------------------------------------------------
+    def plan(self) -> Iterator[PlannedGame]:
+        counts = {v: len(self.openings[v]) for v in self.config.variants}
+        total = self.config.planned_games()
+        for planned in plan(self.config.pairings(), list(self.config.variants), counts,
+                            self.config.rounds, self.config.batch_pairs):
+            if total is not None and planned.index >= total:
+                return
+            yield planned
+
+    def pending(self) -> Iterator[PlannedGame]:
+        done = self.store.done_indices(self.run_id)
+        return (p for p in self.plan() if p.index not in done)
+
+    # -- folding results ----------------------------------------------------------
+    def fold(self, record: PlayedGame) -> bool:
+        """Store a finished game and count it (once). True when the SPRT
+        has decided."""
+        if self.store.record_game(self.run_id, record):
+            self._count(record)
+        return self.standings.check_sprt() is not None
+
+    def fold_batch(self, batch: int, records: list[PlayedGame]) -> bool:
+        done = self.store.done_indices(self.run_id)
+        if self.store.record_batch(self.run_id, batch, records):
+            for record in records:
+                if record.planned.index not in done:
+                    self._count(record)
+        return self.standings.check_sprt() is not None
+
+    def _count(self, record: PlayedGame) -> None:
+        self.standings.add(record)
+        self.played += 1
+        if self.progress is not None:
+            self.progress.update(self, record)
+
+    # -- running ---------------------------------------------------------------------
+    def run(self, backend: str = "local", address: str | None = None) -> Summary:
+        if self.standings.check_sprt() is None and self.store.run(self.run_id).status != "finished":
+            if self.progress is not None:
+                self.progress.start(self)
+            try:
+                if backend == "ray":
+                    from .ray_backend import run_on_ray
+
+                    run_on_ray(self, address)
+                else:
+                    self._run_local()
+            except KeyboardInterrupt:
+                self.stop.set()
+                self.store.finish_run(self.run_id, "stopped")
+                raise
+            finally:
+                if self.progress is not None:
+                    self.progress.finish(self)
+        return self._close()
+
+    def _close(self) -> Summary:
+        decision = self.standings.check_sprt()
+        complete = not any(True for _ in self.pending())
+        if decision is None and self.config.sprt is not None and complete:
+            decision = "inconclusive"
+        status = "finished" if decision is not None or complete else "stopped"
+        self.store.finish_run(self.run_id, status, decision)
+        return Summary(self.run_id, status, decision, self.played, self.standings)
+
+    def _run_local(self) -> None:
+        jobs = self.pending()
+        lock = threading.Lock()
+        results: queue.Queue[object] = queue.Queue()
+        finished = object()
+
+        def next_job() -> PlannedGame | None:
+            with lock:
+                if self.stop.is_set():
+                    return None
+                return next(jobs, None)
+
+        def work() -> None:
+            seat = Seat(self.config, self.openings, self.factory, self.stop)
+            try:
+                while (job := next_job()) is not None:
+                    try:
+                        results.put(seat.play(job))
+                    except Aborted:
+                        break
+            except BaseException as exc:  # handed to the driver, which re-raises it
+                results.put(exc)
+            finally:
+                seat.close()
+                results.put(finished)
+
+        workers = [threading.Thread(target=work, name=f"seat-{i}", daemon=True)
+                   for i in range(self.config.concurrency)]
+        for w in workers:
+            w.start()
+        alive = len(workers)
+        error: BaseException | None = None
+        try:
+            while alive:
+                item = results.get()
+                if item is finished:
+                    alive -= 1
+                elif isinstance(item, BaseException):
+                    error = error or item
+                    self.stop.set()
+                elif isinstance(item, PlayedGame) and self.fold(item):
+                    self.stop.set()
+        finally:
+            self.stop.set()
+            for w in workers:
+                w.join(timeout=30)
+        if error is not None:
+            raise error
