@@ -276,3 +276,16 @@ def test_bao_records_accept_decorations_and_lenient_forms() -> None:
 def test_a_false_bao_decoration_is_rejected() -> None:
     error = rejected('[Variant "bao"]\n\n1. A7<#\n')  # "#" claims a win
     assert error.line == 3 and "winning move" in error.reason
+
+
+def test_the_example_of_docs_records_md_reads_and_writes_back() -> None:
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "records.md").read_text()
+    example = re.search(r"```\n(\[Event.*?)```", doc, re.S)
+    assert example is not None
+    record = parse_record(example[1])
+    assert [m.text for m in record.moves] == ["a", "c", "D", "a", "B"]
+    assert record.termination is Termination.RESIGNATION
+    assert record.dumps() == example[1]
