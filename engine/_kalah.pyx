@@ -108,8 +108,7 @@ cdef enum:
     EVAL_STORE = 100        # per seed of store difference
     EVAL_ROW_SEED = 30      # per seed on one's own row (kept when the game ends)
     EVAL_EXTRA_TURN = 60    # a move of the side to move ending in its store
-    EVAL_CAPTURE = 50       # per seed the side to move could capture (halved
-                            # beyond the first choice: only one capture a move)
+    EVAL_CAPTURE = 50       # per seed of the largest capture the side to move has
 
 
 cdef int evaluate(const void* vs) noexcept nogil:

@@ -27,10 +27,9 @@ Scores (centi-seeds, from the side to move):
   distance is stored from the node, not from the root.
 """
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from bingwa.engine.core cimport MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
@@ -302,11 +301,12 @@ cdef class Engine:
         """Per mille of the first 1000 entries used by the current search."""
         cdef size_t i, buckets = min(500, self.n_buckets)
         cdef int used = 0
+        cdef uint8_t deep, recent
         for i in range(buckets):
-            if self.table[i].deep.agebound & 3 and (self.table[i].deep.agebound >> 2) == self.age:
-                used += 1
-            if self.table[i].recent.agebound & 3 and (self.table[i].recent.agebound >> 2) == self.age:
-                used += 1
+            deep = self.table[i].deep.agebound
+            recent = self.table[i].recent.agebound
+            used += (deep & 3) != 0 and (deep >> 2) == self.age
+            used += (recent & 3) != 0 and (recent >> 2) == self.age
         return used * 1000 // (2 * buckets)
 
     def table_entries(self):
@@ -786,7 +786,7 @@ cdef class Engine:
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int* order = self.order + ply * MAX_MOVES
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
-        cdef int best, value, i, k, pick, m, base, sign, gain, same
+        cdef int best, value, i, pick, m, base, sign, gain, same
         cdef unsigned char* child
         cdef int* line
         cdef int* sub
@@ -806,7 +806,7 @@ cdef class Engine:
                 order[m] = gain
                 moves[m] = moves[i]
                 m += 1
-        for k in range(m):
+        for _ in range(m):
             pick = 0
             for i in range(1, m):
                 if order[i] > order[pick]:

@@ -22,10 +22,12 @@ final margin.
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import ExtensionMissingError
 from .kernel import compiled_module
@@ -53,10 +55,9 @@ def _search_module() -> Any:
 
 def compiled_module_search() -> Any | None:
     try:
-        from . import search
+        return importlib.import_module(f"{__package__}.search")
     except ImportError:
         return None
-    return search
 
 
 def search_kernel(variant: Any) -> Any:
@@ -229,7 +230,7 @@ class Searcher:
         lines = []
         nodes = int(self.engine.nodes)
         hashfull = int(self.engine.hashfull())
-        for index, (code, score, bound, codes, _searched) in enumerate(
+        for index, (_code, score, bound, codes, _searched) in enumerate(
             self.engine.root_moves()[:count]
         ):
             pv = pv_texts(position, codes)

@@ -1,0 +1,230 @@
+"""Limits, time management, stopping, the bots on the search, and the
+``bench`` and ``analyse`` commands."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from bingwa.bots import find_bot
+from bingwa.cli import main
+from bingwa.engine import Position
+from bingwa.engine.limits import Info, Limits
+from bingwa.engine.searcher import Searcher
+from bingwa.engine.timeman import MOVE_OVERHEAD_MS, TimeManager, allocate
+
+pytest.importorskip("bingwa.engine.search")
+
+
+# -- time management ---------------------------------------------------------------
+@pytest.mark.parametrize("clock", [0, -500, 5, 20])
+def test_zero_or_negative_clock_is_clamped_to_a_short_think(clock):
+    budget = allocate(Limits(p1time=clock, p2time=60000, p1inc=-10), side=0)
+    assert 0 < budget.soft_ms <= budget.hard_ms <= 1
+
+
+def test_budget_keeps_the_move_overhead_in_reserve():
+    for clock in (100, 1000, 10_000, 300_000):
+        for inc in (0, 10, 1000):
+            budget = allocate(Limits(p1time=clock, p1inc=inc), side=0)
+            assert budget.hard_ms <= max(1, clock - MOVE_OVERHEAD_MS)
+            assert budget.soft_ms <= budget.hard_ms
+
+
+def test_clock_of_the_side_to_move_is_used():
+    budget = allocate(Limits(p1time=100, p2time=100_000), side=1)
+    assert budget.soft_ms > 1000 / 24
+
+
+def test_movetime_infinite_and_depth_budgets():
+    assert allocate(Limits(movetime=500), 0).hard_ms == pytest.approx(500 - MOVE_OVERHEAD_MS / 3)
+    assert allocate(Limits(infinite=True, p1time=10), 0).hard_ms is None
+    assert allocate(Limits(depth=5), 0).soft_ms is None
+
+
+def test_moves_to_go_spreads_the_clock():
+    few = allocate(Limits(p1time=10_000, movestogo=2), 0)
+    many = allocate(Limits(p1time=10_000, movestogo=40), 0)
+    assert few.soft_ms > many.soft_ms
+
+
+def test_unclear_positions_get_more_time():
+    calm = TimeManager(Limits(p1time=10_000), 0)
+    for _ in range(6):
+        calm.note_iteration("a", 100)
+    shaky = TimeManager(Limits(p1time=10_000), 0)
+    for move, score in [("a", 100), ("b", 20), ("c", -150), ("a", -300)]:
+        shaky.note_iteration(move, score)
+    assert shaky.stretch() > calm.stretch() == 1.0
+
+
+def test_one_second_plus_ten_ms_never_loses_on_time():
+    """A whole game at 1 s + 10 ms a move, each side's clock charged with
+    the wall time its searches really took."""
+    bots = [Searcher(4), Searcher(4)]
+    clocks = [1000.0, 1000.0]
+    pos = Position("oware")
+    while not pos.is_over() and len(pos.move_stack) < 200:
+        side = pos.turn
+        limits = Limits(p1time=int(clocks[0]), p2time=int(clocks[1]), p1inc=10, p2inc=10)
+        start = time.monotonic()
+        result = bots[side].search(pos, limits)
+        clocks[side] -= (time.monotonic() - start) * 1000
+        assert clocks[side] > 0, f"{'south north'.split()[side]} lost on time"
+        clocks[side] += 10
+        pos.push(result.best)
+
+
+# -- stopping --------------------------------------------------------------------------
+def test_stop_gives_a_best_move_quickly_and_the_gil_stays_free():
+    searcher = Searcher(16)
+    stop = threading.Event()
+    out = {}
+
+    def run():
+        out["result"] = searcher.search(Position("oware"), Limits(infinite=True), None, stop)
+        out["done"] = time.monotonic()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    # the main thread keeps running Python while the search thinks
+    ticks = 0
+    until = time.monotonic() + 0.3
+    while time.monotonic() < until:
+        time.sleep(0.001)
+        ticks += 1
+    assert ticks > 30
+    asked = time.monotonic()
+    stop.set()
+    thread.join(2)
+    assert not thread.is_alive()
+    assert out["done"] - asked < 0.1 + 0.15  # the 100 ms bound, with a margin for loaded CI
+    assert out["result"].best in list("abcdef")
+
+
+def test_stop_before_the_first_iteration_still_answers_a_legal_move():
+    stop = threading.Event()
+    stop.set()
+    result = Searcher(1).search(Position("kalah"), Limits(movetime=1000), None, stop)
+    assert result.best in list("abcdef")
+
+
+def test_infinite_search_waits_for_stop_even_when_solved():
+    stop = threading.Event()
+    pos = Position("oware", text="1,0,0,0,0,1/2,0,0,0,0,1 23 20 s")
+    threading.Timer(0.2, stop.set).start()
+    start = time.monotonic()
+    result = Searcher(1).search(pos, Limits(infinite=True), None, stop)
+    assert time.monotonic() - start >= 0.19
+    assert result.best == "f"
+
+
+def test_node_limit_is_respected():
+    searcher = Searcher(1)
+    searcher.search(Position("oware"), Limits(nodes=5000))
+    assert searcher.nodes <= 5000
+
+
+def test_movetime_is_respected():
+    start = time.monotonic()
+    Searcher(4).search(Position("oware"), Limits(movetime=150))
+    assert time.monotonic() - start < 0.15 + 0.2
+
+
+def test_progress_reports_each_iteration():
+    infos: list[Info] = []
+    Searcher(2).search(Position("ayoayo"), Limits(depth=6), infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5, 6]
+    assert all(i.pv and i.nodes and i.seldepth >= i.depth for i in infos)
+    assert [i.nodes for i in infos] == sorted(i.nodes for i in infos)
+
+
+# -- the bots -------------------------------------------------------------------------------
+def test_alphabeta_bot_options_and_skill_levels():
+    bot = find_bot("alphabeta")()
+    bot.set_option("Hash", "2")
+    assert bot.searcher.table_bytes <= 2 << 20
+    bot.set_option("Skill Level", "0")
+    infos: list[Info] = []
+    result = bot.go(Position("oware"), Limits(depth=10), infos.append, threading.Event())
+    assert infos[-1].depth == 1
+    assert result.best in list("abcdef")
+    bot.set_option("Skill Level", "20")
+    bot.set_option("MultiPV", "3")
+    infos.clear()
+    bot.go(Position("oware"), Limits(depth=3), infos.append, threading.Event())
+    assert [i.multipv for i in infos if i.depth == 3] == [1, 2, 3]
+
+
+def test_minimax_bot_matches_brute_force():
+    """Plain minimax values, recomputed here with the kernel's evaluation."""
+    pos = Position("oware").play("d")
+    kernel = Searcher(1)._kernel(pos)
+
+    def value(p: Position, depth: int) -> int:
+        if p.is_over():
+            outcome = p.outcome()
+            from bingwa.engine import search
+
+            margin = outcome.margin(p.turn)
+            ply = len(p.move_stack) - len(pos.move_stack)
+            v = search.MATE_SCORE - ply * search.SPAN + abs(margin) if margin else 0
+            return v if margin >= 0 else -v
+        if depth == 0:
+            return kernel.evaluate(p.state)
+        best = None
+        for m in p.legal_moves():
+            c = p.play(m)
+            v = value(c, depth - 1)
+            v = v if c.turn == p.turn else -v
+            best = v if best is None else max(best, v)
+        return best
+
+    expected = {}
+    for m in pos.legal_moves():
+        c = pos.play(m)
+        expected[m.text] = -value(c, 2)
+    got = dict(Searcher(1).minimax(pos, 3))
+    assert got == expected
+    bot = find_bot("minimax")()
+    result = bot.go(pos, Limits(depth=3), lambda info: None, threading.Event())
+    assert expected[result.best] == max(expected.values())
+
+
+# -- the commands ----------------------------------------------------------------------------
+def test_bench_prints_the_signature_lines():
+    out = CliRunner().invoke(main, ["bench", "--variant", "kalah", "--depth", "5"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    nodes = [line for line in lines if line.startswith("Nodes searched: ")]
+    assert len(nodes) == 1 and int(nodes[0].split(": ")[1]) > 0
+    assert any(line.startswith("Nodes/second: ") for line in lines)
+
+
+def test_bench_rejects_an_unknown_variant():
+    out = CliRunner().invoke(main, ["bench", "--variant", "chess"])
+    assert out.exit_code == 2
+    assert "unknown variant 'chess'" in out.output
+
+
+def test_analyse_ranks_moves_with_lines():
+    out = CliRunner().invoke(
+        main, ["analyse", "oware", "--position", "1,0,0,0,0,1/2,0,0,0,0,1 23 20 s",
+               "--depth", "4", "--multipv", "2"]
+    )
+    assert out.exit_code == 0, out.output
+    assert "bestmove f" in out.output
+    assert "win in 1 (+6)" in out.output
+    ranked = out.output.split("Ranked moves")[1].splitlines()[1:]
+    assert [row.split()[1] for row in ranked] == ["f", "a"]
+
+
+def test_analyse_reports_bad_input_in_one_line():
+    runner = CliRunner()
+    out = runner.invoke(main, ["analyse", "oware", "--moves", "a z"])
+    assert out.exit_code == 2 and "move 2" in out.output
+    out = runner.invoke(main, ["analyse", "oware", "--depth", "3", "--time", "1"])
+    assert out.exit_code == 2 and "not both" in out.output
