@@ -153,7 +153,9 @@ class Terminal:
 
 # -- play ------------------------------------------------------------------
 PLAY_HELP = """\
-Moves: the pit to sow, e.g. c (two-row games), A6< or A3>+ (Bao).
+Moves: the pit to sow, e.g. c (two-row games), A6< or A3>+ (Bao: the front
+rows a8..a1 and A1..A8 lie in the columns of the back rows drawn b8..b1 and
+B1..B8).
 Commands:
   hint [N]     the engine's N best moves with scores and lines (all by default)
   moves        the legal moves
