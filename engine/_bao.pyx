@@ -46,8 +46,8 @@ cdef enum:
 # value minus the opponent's. Documented in docs/notation-bao.md.
 cdef enum:
     EVAL_SEED = 100          # a seed held, on the board or in hand
-    EVAL_FRONT_SEED = 12     # extra per front-row seed: capturing power, and
-                             # the row whose emptying loses the game
+    # extra per front-row seed: capturing power, and the row whose emptying loses
+    EVAL_FRONT_SEED = 12
     EVAL_HAND_SEED = 15      # extra per seed in hand: safe from capture
     EVAL_NYUMBA = 250        # owned functional nyumba in a namua game
     EVAL_OWNED_NYUMBA = 80   # owned but under 6 seeds, or in the mtaji stage
@@ -88,9 +88,10 @@ cdef inline int sow(unsigned char* ring, int k, int seeds, int step) noexcept no
         for i in range(RING):
             ring[i] += rounds
         seeds &= 15
-    for i in range(seeds):
+    while seeds:
         k = (k + step) & 15
         ring[k] += 1
+        seeds -= 1
     return k
 
 

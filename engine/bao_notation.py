@@ -242,14 +242,14 @@ def draw(state: Any, variant_word: str, last_move: int | None = None,
     def labels(row: tuple[int, ...]) -> str:
         return "".join(f"{pit_name(p):>5} " for p in row)
 
-    lines = ["   " + labels(ROW_PITS[0])]
+    lines = ["   " + labels(ROW_PITS[0]).rstrip()]
     hand_of = {0: f"North hand {hands[1]}", 3: f"South hand {hands[0]}"}
     for r, row in enumerate(ROW_PITS):
         tail = f"   {hand_of[r]}" if r in hand_of else ""
-        lines.append("   " + "".join(cell(p) for p in row) + tail)
+        lines.append(f"{'baAB'[r]}  " + "".join(cell(p) for p in row).rstrip() + tail)
         if r == 1:
             lines.append("   " + "-" * 48)
-    lines.append("   " + labels(ROW_PITS[3]))
+    lines.append("   " + labels(ROW_PITS[3]).rstrip())
     stage = "namua" if hands[turn] else "mtaji"
     lines.append(f"{variant_word}, {SIDE_WORDS[turn]} to move ({stage})"
                  + (f", {pit_name(block)} blocked by takasia" if block != NO_BLOCK else ""))
