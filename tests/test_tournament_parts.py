@@ -407,3 +407,18 @@ def test_html_report_is_self_contained(tmp_path):
     assert "Crosstable" in page and "greedy" in page and "first-player advantage" in page.lower()
     without_svg_namespace = page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "http" not in without_svg_namespace and "<script" not in page
+
+
+def test_a_batch_folded_twice_counts_once(tmp_path):
+    # what the Ray driver does with a task that Ray ran twice
+    from bingwa.tournament.runner import Seat
+
+    store = Store(tmp_path / "fold.sqlite")
+    t = Tournament.create(store, small_config(batch_pairs=2), factory=in_process)
+    seat = Seat(t.config, t.openings, in_process)
+    batch = [seat.play(g) for g in t.pending() if g.batch == 0]
+    assert len(batch) == 4
+    t.fold_batch(0, batch)
+    t.fold_batch(0, batch)
+    assert t.standings.done == 4 == store.count_games()
+    assert sorted(g.planned.index for g in store.games()) == [0, 1, 2, 3]
