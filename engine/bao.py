@@ -93,7 +93,7 @@ class Run:
         self.own = RING * turn  # offset of the mover's ring
         self.theirs = RING * (1 - turn)
         self.namua = hands[turn] > 0  # rule 2.4
-        self.both_hands_empty = hands == (0, 0)  # rule 2.4
+        self.both_hands_empty = hands[0] == hands[1] == 0  # rule 2.4
         self.block = block - self.own if block != NO_BLOCK else NO_BLOCK
         self.k, self.right, self.safari = decode_move(code)
         self.capture_move = False  # rule 3.5
