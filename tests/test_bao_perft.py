@@ -49,3 +49,19 @@ def test_perft_of_a_finished_game_is_zero(kind):
     won = "kiswahili 0,0,0,28,0,0,0,20/0,0,0,0,0,0,0,0/1,3,1,0,2,0,0,0/0,0,4,0,0,0,0,0 N 2-3 namua - -"
     pos = Position(make_variant("bao", kind), text=won)
     assert [pos.perft(d) for d in range(4)] == [1, 0, 0, 0]
+
+
+def test_the_kujifunza_tree_holds_a_finite_move_of_204_seeds(kind):
+    """Section 13 says no move of its trees drops more than 152 seeds; the
+    Kujifunza perft(8) tree holds a legal 40-lap takasa of 204 (plain relays,
+    so no way of counting gives 152). Far below CAP: the table stands."""
+    from bingwa.engine.bao import LEGAL, Run
+
+    pos = Position(make_variant("kujifunza", kind))
+    pos.push_all("A4> b7> A3< a7< B6< a1> B5>".split())
+    move = pos.parse_move("a6>")
+    run = Run(pos.state, move.code).execute()
+    assert (run.status, run.dropped, run.capture_move) == (LEGAL, 204, False)
+    assert pos.play(move).text() == (
+        "kujifunza 2,4,3,0,3,0,5,4/1,2,3,4,5,3,1,8/0,0,1,1,0,0,1,1/2,0,1,2,0,1,2,4 S 0-0 mtaji - -"
+    )
