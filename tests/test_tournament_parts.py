@@ -374,6 +374,32 @@ def test_sprt_run_stops_once_decided(tmp_path):
     assert summary.decision == "H1"
     assert summary.standings.llr() >= Sprt(0, 50).upper
     assert store.count_games() < 400
+    # the stored games are exactly those the decision was made on: the
+    # bound was crossed by the last game folded in, not before
+    from bingwa.tournament.stats import matchup
+
+    scores = store.scores("kalah")
+    llrs = [Sprt(0, 50).llr(matchup(scores[:n], "new", "base").penta) for n in range(1, len(scores) + 1)]
+    assert llrs[-1] >= Sprt(0, 50).upper > max(llrs[:-1])
+
+
+def test_live_progress_shows_standings_and_the_sprt(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from bingwa.tournament.progress import RichProgress
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120, color_system=None)
+    config = small_config(kind="sprt", engines=(EngineSpec.bot("greedy", "new"), EngineSpec.bot("random", "base")),
+                          variants=("kalah",), rounds=None, sprt=Sprt(0, 50), max_games=400, anchor="base")
+    Tournament.create(Store(tmp_path / "live.sqlite"), config, factory=in_process,
+                      progress=RichProgress(console)).run()
+    text = out.getvalue()
+    final = text[text.rindex("/400"):]  # the last frame, from its progress bar on
+    for word in ("engine", "W", "D", "L", "Elo (95%)", "new", "base", "LLR", "[-2.94, +2.94]", "-> H1", "penta"):
+        assert word in final, word
 
 
 # -- export and report ----------------------------------------------------------------------

@@ -86,7 +86,8 @@ def test_random_greedy_alphabeta_come_out_in_that_order_on_every_variant(tmp_pat
     config = RunConfig(
         "round-robin", (bot("random"), bot("greedy"), bot("alphabeta")), tuple(variant_names()),
         TimeControl(depth=3), rounds=4, concurrency=2,
-        openings=OpeningsConfig(plies=2, count=4, depth=2),
+        # four distinct openings a variant: Bao's scores run large, hence the margin
+        openings=OpeningsConfig(plies=4, count=4, depth=2, margin_cp=1000),
     )
     store = Store(tmp_path / "order.sqlite")
     summary = Tournament.create(store, config).run()
@@ -182,3 +183,20 @@ def test_ratings_and_export_commands_read_the_database(tmp_path):
     assert len(csv.stdout.splitlines()) == 1 + 6
     missing = run_cli("ratings", str(tmp_path / "nope.sqlite"))
     assert missing.returncode == 2 and "no such database" in missing.stderr
+
+
+def test_an_aualé_dialect_engine_plays_oware_in_bingwa_notation(tmp_path):
+    auale = EngineSpec("aalina-like", (*BINGWA, "engine", "--bot", "greedy", "--dialect", "auale"),
+                       protocol="auale")
+    config = RunConfig("round-robin", (auale, fixture("good")), ("oware",), TimeControl(depth=1),
+                       rounds=1, openings=OpeningsConfig(plies=2, count=1, depth=1), concurrency=2)
+    store = Store(tmp_path / "auale.sqlite")
+    summary = Tournament.create(store, config).run()
+    games = store.games(summary.run_id)
+    assert len(games) == 2
+    for game in games:
+        assert game.loser is None, game.detail  # ended by the rules
+        auale_side = 0 if game.planned.south == "aalina-like" else 1
+        # its moves were translated from Aualé letters: South plays a-f, North A-F
+        letters = {m.move for m in game.moves if m.side == auale_side}
+        assert letters <= set("abcdef" if auale_side == 0 else "ABCDEF")

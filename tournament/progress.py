@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .stats import Ratings, matchup
+from .stats import Ratings, likelihood_of_superiority, matchup, signed_elo
 
 if TYPE_CHECKING:
     from .model import PlayedGame
@@ -37,8 +37,8 @@ def _elo(value: float | None, error: float | None) -> str:
     if value is None or not math.isfinite(value):
         return "-"
     if error is None or not math.isfinite(error):
-        return f"{value:+.0f}"
-    return f"{value:+.0f} ± {error:.0f}"
+        return f"{signed_elo(value)}"
+    return f"{signed_elo(value)} ± {error:.0f}"
 
 
 def standings_table(standings: Standings, variant: str | None, title: str) -> Table:
@@ -60,13 +60,13 @@ def sprt_line(standings: Standings) -> Text:
     llr = standings.llr()
     elo = standings.head_to_head()
     new, base = standings.engines[:2]
-    m = matchup(standings.all_scores(), new, base)
+    wins, draws, losses = standings.head
     text = Text()
     text.append(f"SPRT {new} vs {base}  ", style="bold")
     text.append(f"LLR {llr:+.2f} [{sprt.lower:+.2f}, {sprt.upper:+.2f}]  ")
     text.append(f"({sprt.model} Elo {sprt.elo0:g} .. {sprt.elo1:g})  ")
-    text.append(f"W/D/L {m.wins}/{m.draws}/{m.losses}  penta {penta}  ")
-    text.append(f"Elo {_elo(elo.value, elo.error)}  LOS {100 * m.los:.1f}%")
+    text.append(f"W/D/L {wins}/{draws}/{losses}  penta {penta}  ")
+    text.append(f"Elo {_elo(elo.value, elo.error)}  LOS {100 * likelihood_of_superiority(wins, losses):.1f}%")
     if standings.decision:
         text.append(f"  -> {standings.decision}", style="bold green" if standings.decision == "H1" else "bold red")
     return text
@@ -90,6 +90,8 @@ class RichProgress:
                             TimeElapsedColumn(), console=self.console)
         self.task: TaskID | None = None
         self.live: Live | None = None
+        self.interval = 0.25  # seconds between redraws of the tables
+        self.drawn = 0.0
 
     def _render(self, t: Tournament) -> RenderableType:
         parts: list[RenderableType] = [self.bar]
@@ -111,8 +113,10 @@ class RichProgress:
     def update(self, t: Tournament, record: PlayedGame) -> None:
         if self.task is not None:
             self.bar.update(self.task, completed=t.standings.done)
-        if self.live is not None:
+        now = time.monotonic()
+        if self.live is not None and (now - self.drawn >= self.interval or t.standings.decision):
             self.live.update(self._render(t))
+            self.drawn = now
 
     def finish(self, t: Tournament) -> None:
         if self.live is not None:
@@ -168,7 +172,7 @@ def ratings_table(variant: str, ratings: Ratings) -> Table:
         est = ratings.ratings[name]
         games = ratings.games.get(name, 0)
         score = ratings.points.get(name, 0.0) / games if games else 0.0
-        table.add_row(str(rank), name, f"{est.value:+.0f}", f"[{est.low:+.0f}, {est.high:+.0f}]",
+        table.add_row(str(rank), name, f"{signed_elo(est.value)}", f"[{signed_elo(est.low)}, {signed_elo(est.high)}]",
                       str(games), f"{100 * score:.1f}%")
     return table
 
@@ -178,7 +182,7 @@ def ratings_notes(ratings: Ratings) -> str:
     first-player term, and whether the prior was needed."""
     fm = ratings.first_move
     notes = (f"95% bootstrap intervals over game pairs; first-player advantage "
-             f"{fm.value:+.0f} [{fm.low:+.0f}, {fm.high:+.0f}] Elo")
+             f"{signed_elo(fm.value)} [{signed_elo(fm.low)}, {signed_elo(fm.high)}] Elo")
     if ratings.regularised:
         notes += "; someone won or lost every game: one virtual draw per pairing keeps ratings finite"
     return notes

@@ -90,7 +90,7 @@ def run_on_ray(t: Tournament, address: str | None = None) -> None:
                 except ray.exceptions.RayError as exc:  # retries spent: the games stay missing
                     log.warning("batch %d failed on Ray: %s", batch, exc)
                     continue
-                if t.fold_batch(batch, records):
+                if t.standings.decision is None and t.fold_batch(batch, records):
                     t.stop.set()
             if t.stop.is_set():
                 break

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from .stats import GameScore, RatingError, Ratings, components, fit, matchup, rate
+from .stats import GameScore, RatingError, Ratings, components, fit, matchup, rate, signed_elo
 from .storage import Store
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
@@ -78,7 +78,7 @@ def error_bars_svg(ratings: Ratings, width: int = 640) -> str:
             out.append(f'<line x1="{x(end):.1f}" y1="{y - 5:.1f}" x2="{x(end):.1f}" y2="{y + 5:.1f}" '
                        f'stroke="{colour}" stroke-width="2"/>')
         out.append(f'<circle cx="{x(est.value):.1f}" cy="{y:.1f}" r="4" fill="{colour}">'
-                   f'<title>{_e(name)}: {est.value:+.0f} [{est.low:+.0f}, {est.high:+.0f}]</title></circle>')
+                   f'<title>{_e(name)}: {signed_elo(est.value)} [{signed_elo(est.low)}, {signed_elo(est.high)}]</title></circle>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -175,7 +175,7 @@ def matchups_html(games: Sequence[GameScore], order: list[str]) -> str:
             if not m.games:
                 continue
             elo = m.elo()
-            value = f"{elo.value:+.0f} ± {elo.error:.0f}" if math.isfinite(elo.error) and math.isfinite(elo.value) else "-"
+            value = f"{signed_elo(elo.value)} ± {elo.error:.0f}" if math.isfinite(elo.error) and math.isfinite(elo.value) else "-"
             rows.append(f"<tr><td>{_e(a)}</td><td>{_e(b)}</td><td>{m.wins}/{m.draws}/{m.losses}</td>"
                         f"<td>{' '.join(map(str, m.penta))}</td><td>{value}</td><td>{100 * m.los:.1f}%</td></tr>")
     rows.append("</table>")
@@ -188,11 +188,11 @@ def ratings_html(ratings: Ratings) -> str:
         est = ratings.ratings[name]
         games = ratings.games.get(name, 0)
         score = ratings.points.get(name, 0.0) / games if games else 0.0
-        rows.append(f"<tr><td>{_e(name)}</td><td>{est.value:+.0f}</td><td>[{est.low:+.0f}, {est.high:+.0f}]</td>"
+        rows.append(f"<tr><td>{_e(name)}</td><td>{signed_elo(est.value)}</td><td>[{signed_elo(est.low)}, {signed_elo(est.high)}]</td>"
                     f"<td>{games}</td><td>{100 * score:.1f}%</td></tr>")
     rows.append("</table>")
     fm = ratings.first_move
-    note = f"First-player advantage {fm.value:+.0f} Elo [{fm.low:+.0f}, {fm.high:+.0f}]."
+    note = f"First-player advantage {signed_elo(fm.value)} Elo [{signed_elo(fm.low)}, {signed_elo(fm.high)}]."
     if ratings.regularised:
         note += " Someone won or lost every game: one virtual draw per pairing keeps the ratings finite."
     rows.append(f'<p class="note">{_e(note)}</p>')

@@ -248,8 +248,11 @@ class Tournament:
                 elif isinstance(item, BaseException):
                     error = error or item
                     self.stop.set()
-                elif isinstance(item, PlayedGame) and self.fold(item):
-                    self.stop.set()
+                elif isinstance(item, PlayedGame) and self.standings.decision is None:
+                    # after an SPRT decides, games still finishing are not counted:
+                    # the stored games are exactly those the decision was made on
+                    if self.fold(item):
+                        self.stop.set()
         finally:
             self.stop.set()
             for w in workers:

@@ -68,6 +68,12 @@ def score_from_elo(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+def signed_elo(value: float) -> str:
+    """An Elo figure as people read it: with its sign, no decimals, and
+    never ``-0``."""
+    return f"{round(value):+d}" if math.isfinite(value) else f"{value:+}"
+
+
 def likelihood_of_superiority(wins: int, losses: int) -> float:
     """P(the player is stronger) from wins and losses (draws carry no
     information): 1/2 (1 + erf((W - L) / sqrt(2 (W + L))))."""
@@ -328,10 +334,10 @@ def fit(
     index = {p: i for i, p in enumerate(players)}
     if anchor is not None and anchor not in index:
         raise RatingError(f"anchor {anchor!r} played no game")
-    return _fit_cells(_cells(games, index), players, anchor, first_move, prior_draws)
+    return fit_cells(_cells(games, index), players, anchor, first_move, prior_draws)
 
 
-def _fit_cells(
+def fit_cells(
     cells: Cells,
     players: Sequence[str],
     anchor: str | None,
@@ -462,7 +468,7 @@ def _rate_group(
                     cell[0] += times
                     cell[1] += times * pts
         try:
-            r, h, _ = _fit_cells(dict(cells), players, anchor, first_move, prior_draws or 1.0)
+            r, h, _ = fit_cells(dict(cells), players, anchor, first_move, prior_draws or 1.0)
         except RatingError:
             continue
         for p in players:
