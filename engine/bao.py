@@ -428,6 +428,7 @@ class BaoVariant(Variant):
 
     kernel_module = "bao"
     repetition_ends_game = False  # 7.3
+    rules_version = RULES_VERSION
     position_word: str
     takasia: bool
 

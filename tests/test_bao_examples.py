@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bingwa.engine import IllegalMoveError, Position, Termination
+from bingwa.engine import IllegalMoveError, Position, Termination, find_variant
 from bingwa.engine.bao import CAP, RULES_VERSION, Run, encode_move
 from bingwa.engine.bao_notation import parse_position
 
@@ -46,6 +46,7 @@ def after(pos: Position, move: str) -> str:
 
 def test_the_module_states_rules_version_bao_1():
     assert RULES_VERSION == "bao-1"
+    assert find_variant("bao").rules_version == find_variant("kujifunza").rules_version == "bao-1"
 
 
 def test_e1_kiswahili_start_namua_takasa(kind):
