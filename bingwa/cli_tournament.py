@@ -128,6 +128,8 @@ def _engine_specs(engines: tuple[str, ...], bots: tuple[str, ...]):
             specs.append(EngineSpec.bot(bot))
         for text in engines:
             specs.append(EngineSpec.parse(text))
+        for spec in specs:
+            spec.check_command()
     except (EngineSpecError, TimeControlError, ValueError) as exc:
         fail(str(exc))
     return tuple(specs)
@@ -277,6 +279,7 @@ def _sprt_engine(text: str, role: str):
             spec = EngineSpec.bot(words[0]) if words[0] in bot_names() else EngineSpec(role, tuple(words))
         else:
             spec = EngineSpec(role, tuple(words))
+        spec.check_command()
     except (EngineSpecError, ValueError) as exc:
         _sprt_fail(f"--{role}: {exc}")
     from dataclasses import replace

@@ -4,7 +4,9 @@ reports and records read)."""
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -47,6 +49,10 @@ class EngineSpec:
     @classmethod
     def bot(cls, bot: str, name: str | None = None, **kwargs: Any) -> EngineSpec:
         """A built-in bot run as a protocol engine (``bingwa engine --bot``)."""
+        from bingwa.bots import bot_names
+
+        if bot not in bot_names():
+            raise EngineSpecError(f"unknown bot {bot!r} (known: {', '.join(bot_names())})")
         command = (sys.executable, "-m", "bingwa", "engine", "--bot", bot)
         return cls(name or bot, command, **kwargs)
 
@@ -86,6 +92,15 @@ class EngineSpec:
         command = tuple(shlex.split(fields["cmd"]))
         name = fields.get("name") or command[0].rsplit("/", 1)[-1]
         return cls(name, command, protocol, tuple(options), tc)
+
+    def check_command(self) -> None:
+        """EngineSpecError when the command's program cannot be found (a
+        typo caught before a run forfeits every game to it)."""
+        program = self.command[0]
+        found = shutil.which(program) if os.sep not in program else (
+            program if os.access(program, os.X_OK) else None)
+        if found is None:
+            raise EngineSpecError(f"engine {self.name}: no program {program!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {
