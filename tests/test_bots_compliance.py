@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from bingwa.bots import bot_names
+from bingwa.engine.kernel import use_compiled
 
 # The external bot behind the protocol server, wrapping another engine.
 EXTERNAL_ENGINE = """\
@@ -28,7 +29,15 @@ def engine_command(name: str) -> list[str]:
     return [sys.executable, "-m", "bingwa", "engine", "--bot", name]
 
 
-@pytest.mark.parametrize("name", bot_names())
+def bots() -> list:
+    """Every bot; under BINGWA_PURE=1 the pure-Python MCTS twin is too slow
+    for the checker's time-outs, so it runs only with the slow tests."""
+    return [pytest.param(name, marks=pytest.mark.slow)
+            if name == "mcts" and not use_compiled() else name
+            for name in bot_names()]
+
+
+@pytest.mark.parametrize("name", bots())
 def test_bot_passes_compliance(name: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bingwa", "compliance", "--", *engine_command(name)],
