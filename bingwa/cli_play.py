@@ -181,7 +181,8 @@ class PlaySession:
         self.term = terminal
         self.notes: list[Any] = []  # an Annotation (bot moves) or None, per ply
         self.movers: list[int] = []
-        self.resigned: int | None = None  # the side that resigned
+        # a game the referee ended: (the side that lost, how)
+        self.forfeit: tuple[int, Any] | None = None
 
     # the loop
     def run(self) -> None:
@@ -201,7 +202,7 @@ class PlaySession:
                 return
 
     def finished(self) -> bool:
-        return self.resigned is not None or self.pos.is_over()
+        return self.forfeit is not None or self.pos.is_over()
 
     def show(self) -> None:
         echo = self.term.echo
@@ -211,8 +212,9 @@ class PlaySession:
             last = self.pos.move_stack[-1]
             who = "you" if self.movers[-1] == self.human else f"bingwa ({self.bot_name})"
             echo(click.style(f"Last move: {last.text} by {who} (marked *)", bold=True))
-        if self.resigned is not None:
-            echo(f"Game over: {SIDE_WORDS[1 - self.resigned]} wins by resignation")
+        if self.forfeit is not None:
+            loser, how = self.forfeit
+            echo(f"Game over: {SIDE_WORDS[1 - loser]} wins by {how.value}")
         elif self.pos.is_over():
             echo(f"Game over: {describe_outcome(self.pos.outcome())}")
 
@@ -247,7 +249,7 @@ class PlaySession:
             if self.finished():
                 echo("the game is over already")
             else:
-                self.resigned = self.human
+                self.end(self.human, "RESIGNATION")
                 self.show()
         elif self.finished():
             echo(f"the game is over: {line!r} cannot be played (undo, save FILE or quit)")
@@ -269,30 +271,44 @@ class PlaySession:
         self.pos.push(move)
         self.notes.append(note)
 
+    def end(self, loser: int, how: str) -> None:
+        from bingwa.engine.game import Termination
+
+        self.forfeit = (loser, Termination[how])
+
     def bot_move(self) -> None:
+        from bingwa.engine import BingwaError
         from bingwa.engine.limits import Info, Limits
         from bingwa.engine.records import Annotation
 
         infos: list[Info] = []
         start = time.monotonic()
-        result = self.bot.go(self.pos, Limits(movetime=max(1, int(self.move_time * 1000))),
-                             infos.append, threading.Event())
+        side = self.pos.turn
+        try:
+            result = self.bot.go(self.pos, Limits(movetime=max(1, int(self.move_time * 1000))),
+                                 infos.append, threading.Event())
+        except Exception as exc:  # noqa: BLE001 any failure of a bot (an external engine...)
+            self.term.echo(f"bingwa ({self.bot_name}) failed: {type(exc).__name__}: {exc}")
+            self.end(side, "CRASH")
+            return
         elapsed = int((time.monotonic() - start) * 1000)
-        if result.best is None:  # cannot happen before the end; say so if it does
-            self.term.echo("the bot found no move")
-            self.resigned = 1 - self.human
+        try:
+            move = self.pos.parse_move(result.best or "")
+        except BingwaError as exc:
+            self.term.echo(f"bingwa ({self.bot_name}) chose an illegal move: {exc}")
+            self.end(side, "ILLEGAL_MOVE")
             return
         info = result.info or (infos[-1] if infos else Info())
         note = None
         if info.score_cp is not None or info.score_mate is not None:
             note = Annotation(score_cp=info.score_cp, score_mate=info.score_mate,
                               depth=info.depth or 0, time_ms=elapsed)
-        self.push(result.best, note)
+        self.push(move, note)
         said = ""
         if note is not None:
             said = (f" (score {format_score(note.score_cp, note.score_mate)}, depth {note.depth}, "
                     f"{elapsed / 1000:.2f} s)")
-        self.term.echo(f"bingwa ({self.bot_name}) plays {result.best}{said}")
+        self.term.echo(f"bingwa ({self.bot_name}) plays {move.text}{said}")
 
     def hint(self, args: list[str]) -> None:
         echo = self.term.echo
@@ -312,7 +328,7 @@ class PlaySession:
         if self.human not in self.movers:
             self.term.echo("nothing to undo: you have not moved yet")
             return
-        self.resigned = None
+        self.forfeit = None
         while self.movers:
             mover = self.movers.pop()
             self.pos.pop()
@@ -322,16 +338,15 @@ class PlaySession:
         self.show()
 
     def record(self) -> Any:
-        from bingwa.engine.game import Termination
         from bingwa.engine.records import GameRecord
 
         names = ["human", f"bingwa {self.bot_name}"]
         if self.human == 1:
             names.reverse()
         result = termination = None
-        if self.resigned is not None:
-            result = ("0-1", "1-0")[self.resigned]
-            termination = Termination.RESIGNATION
+        if self.forfeit is not None:
+            loser, termination = self.forfeit
+            result = ("0-1", "1-0")[loser]
         return GameRecord.from_position(
             self.pos, south=names[0], north=names[1], result=result,
             termination=termination, time_control=f"{self.move_time:g}/move",

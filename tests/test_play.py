@@ -297,3 +297,15 @@ def test_play_through_a_real_pipe() -> None:
     assert done.returncode == 0, done.stderr
     assert "bingwa (greedy) plays" in done.stdout
     assert "illegal move: A: not your pit (South to move)" in done.stdout
+
+
+def test_a_failing_bot_loses_the_game_and_the_session_goes_on(tmp_path) -> None:
+    path = tmp_path / "crash.bgn"
+    result = run(["play", "oware", "--bot", "external", "--side", "north"],
+                 [f"save {path}", "quit"])
+    assert result.exit_code == 0
+    assert ("bingwa (external) failed: EngineStartError: the external bot has no Command "
+            "option set") in result.output
+    assert "Game over: North wins by crash" in result.output
+    record = read_record(path)
+    assert record.result == "0-1" and record.tags["Termination"] == "crash"
