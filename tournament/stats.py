@@ -235,7 +235,8 @@ class _Diverged(Exception):
     pass
 
 
-def _newton(cells: Cells, k: int, anchor: int | None, first_move: bool) -> tuple[list[float], float]:
+def _newton(cells: Cells, k: int, anchor: int | None, first_move: bool,
+            start: tuple[list[float], float] | None = None) -> tuple[list[float], float]:
     """Maximise the likelihood over ratings (natural units) and the
     first-player term. The free parameters are every rating but the
     anchor's (or all but the last, re-centred at the end, with no anchor)
@@ -244,8 +245,8 @@ def _newton(cells: Cells, k: int, anchor: int | None, first_move: bool) -> tuple
     free = [i for i in range(k) if i != fixed]
     index = {p: j for j, p in enumerate(free)}
     dim = len(free) + (1 if first_move else 0)
-    r = [0.0] * k
-    h = 0.0
+    r, h = ([0.0] * k, 0.0) if start is None else (list(start[0]), start[1] if first_move else 0.0)
+    r = [x - r[fixed] for x in r]  # the fixed player sits at 0
     current = _loglik(cells, r, h)
     for _ in range(100):
         grad = [0.0] * dim
@@ -273,7 +274,7 @@ def _newton(cells: Cells, k: int, anchor: int | None, first_move: bool) -> tuple
             raise _Diverged from None
         # Newton steps shrink fast at a finite maximum; towards a maximum at
         # infinity they stay near 1 (log-odds), so the cap below is reached.
-        if max(abs(x) for x in step) < 1e-10:
+        if max(abs(x) for x in step) < 1e-9:  # 1e-9 logistic units: 2e-7 Elo
             break
         scale = 1.0
         while True:
@@ -343,11 +344,19 @@ def fit_cells(
     anchor: str | None,
     first_move: bool,
     prior_draws: float,
+    start: tuple[dict[str, float], float] | None = None,
 ) -> tuple[dict[str, float], float, bool]:
+    """The fit of aggregated games: ``cells[(south, north)]`` = [games,
+    South's points], players by index. ``start`` (ratings and first-move
+    term in Elo, e.g. the point fit when bootstrapping) starts Newton's
+    method close to the answer."""
     a = players.index(anchor) if anchor is not None else None
     regularised = False
+    first = None
+    if start is not None:
+        first = ([start[0][p] * LN10_400 for p in players], start[1] * LN10_400)
     try:
-        r, h = _newton(cells, len(players), a, first_move)
+        r, h = _newton(cells, len(players), a, first_move, first)
     except _Diverged:
         if prior_draws <= 0:
             raise RatingError("a player won or lost every game: ratings are infinite") from None
@@ -457,18 +466,21 @@ def _rate_group(
     point, adv, regularised = fit(games, players, anchor, first_move=first_move, prior_draws=prior_draws)
     samples: dict[str, list[float]] = {p: [] for p in players}
     adv_samples: list[float] = []
-    groups = _unit_types(games, {p: i for i, p in enumerate(players)})
+    # each matchup's units as a population of kind numbers: drawing from it
+    # uniformly is cheaper than a weighted draw
+    groups = [(kinds, [i for i, c in enumerate(counts) for _ in range(c)])
+              for kinds, counts in _unit_types(games, {p: i for i, p in enumerate(players)})]
     for _ in range(bootstrap):
         cells: Cells = defaultdict(lambda: [0.0, 0.0])
-        for kinds, counts in groups:
-            drawn = Counter(rng.choices(range(len(kinds)), weights=counts, k=sum(counts)))
+        for kinds, population in groups:
+            drawn = Counter(rng.choices(population, k=len(population)))
             for kind, times in drawn.items():
                 for s, n, pts in kinds[kind]:
                     cell = cells[s, n]
                     cell[0] += times
                     cell[1] += times * pts
         try:
-            r, h, _ = fit_cells(dict(cells), players, anchor, first_move, prior_draws or 1.0)
+            r, h, _ = fit_cells(dict(cells), players, anchor, first_move, prior_draws or 1.0, (point, adv))
         except RatingError:
             continue
         for p in players:
