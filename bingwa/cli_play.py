@@ -211,7 +211,7 @@ class PlaySession:
         if self.pos.move_stack:
             last = self.pos.move_stack[-1]
             who = "you" if self.movers[-1] == self.human else f"bingwa ({self.bot_name})"
-            echo(click.style(f"Last move: {last.text} by {who} (marked *)", bold=True))
+            echo(click.style(f"Last move: {last.text} by {who}", bold=True))
         if self.forfeit is not None:
             loser, how = self.forfeit
             echo(f"Game over: {SIDE_WORDS[1 - loser]} wins by {how.value}")

@@ -80,26 +80,36 @@ def parse_state(text: str, m: int, total: int | None) -> Any:
 
 
 def draw_board(state: Any, m: int, last_move: int | None, store_word: str) -> str:
-    """Both rows as people see them from South: North's row right to left."""
+    """Both rows as people see them from South: North's row right to left
+    on top, each row's score on its left, the pit the last move emptied in
+    brackets, then the scores and the side to move in words::
+
+                     F    E    D    C    B    A
+        North   0    4    4    4    4    4    5
+        South   0    4    4  [ 0]   5    5    5
+                     a    b    c    d    e    f
+        Captured: South 0, North 0; North to move; last move c
+    """
     pits, scores, turn = state
+    width = max(2, len(str(max(pits))))
 
     def cell(i: int) -> str:
-        mark = "*" if i == last_move else " "
-        return f"{pits[i]:>3}{mark}"
+        return f" [{pits[i]:>{width}}]" if i == last_move else f"  {pits[i]:>{width}} "
 
-    north = [m + k for k in range(m)][::-1]
+    def labels(row: list[int]) -> str:
+        return " " * 10 + "".join(" " * (width + 1) + pit_letter(i, m) + " " for i in row)
+
+    north = list(range(2 * m - 1, m - 1, -1))
     south = list(range(m))
-    top = "      " + "".join(f"  {pit_letter(i, m)} " for i in north)
-    row_n = "      " + "".join(cell(i) for i in north)
-    row_s = "      " + "".join(cell(i) for i in south)
-    bottom = "      " + "".join(f"  {pit_letter(i, m)} " for i in south)
-    mover = ("South", "North")[turn]
+    summary = f"{store_word}: South {scores[0]}, North {scores[1]}; {('South', 'North')[turn]} to move"
+    if last_move is not None:
+        summary += f"; last move {pit_letter(last_move, m)}"
     return "\n".join(
         [
-            top,
-            f"N {scores[1]:>3} " + row_n[6:],
-            f"S {scores[0]:>3} " + row_s[6:],
-            bottom,
-            f"{store_word}: South {scores[0]}, North {scores[1]}; {mover} to move",
+            labels(north).rstrip(),
+            f"North {scores[1]:>3} " + "".join(cell(i) for i in north).rstrip(),
+            f"South {scores[0]:>3} " + "".join(cell(i) for i in south).rstrip(),
+            labels(south).rstrip(),
+            summary,
         ]
     )

@@ -40,7 +40,8 @@ def test_a_move_is_played_and_the_bot_answers() -> None:
     result = play("oware", ["c", "quit"], "-b", "Seed=1")
     assert result.exit_code == 0
     assert "you play South, bingwa (random) plays North" in result.output
-    assert "Last move: c by you (marked *)" in result.output
+    assert "Last move: c by you\n" in result.output
+    assert "South   0    4    4  [ 0]   5    5    5" in result.output  # c emptied, in brackets
     assert re.search(r"bingwa \(random\) plays [A-F]\n", result.output)
     assert "Last move: " in result.output.split("bingwa (random) plays")[1]
     assert result.output.rstrip().endswith("bye")
@@ -186,7 +187,8 @@ def test_bao_moves_in_their_notation(tmp_path) -> None:
 
 def test_the_board_is_drawn_with_letters_scores_and_turn() -> None:
     output = play("oware", ["board", "quit"]).output
-    assert "a   b   c   d   e   f" in output and "F   E   D   C   B   A" in output
+    assert "a    b    c    d    e    f" in output and "F    E    D    C    B    A" in output
+    assert "North   0    4    4    4    4    4    4" in output
     assert "Captured: South 0, North 0; South to move" in output
 
 
