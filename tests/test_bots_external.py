@@ -167,3 +167,15 @@ def test_malformed_engine_options_are_refused() -> None:
     bot = find_bot("external")()
     with pytest.raises(BotOptionError, match="must be written Name=Value"):
         bot.set_option("Engine Options", "Hash=16; nonsense")
+
+
+def test_served_by_bingwa_engine_and_configured_with_setoption() -> None:
+    from bingwa.protocol.client import Engine
+
+    with Engine.popen([sys.executable, "-m", "bingwa", "engine", "--bot", "external"]) as engine:
+        engine.handshake()
+        assert engine.has_option("Command") and engine.has_option("Moves")
+        engine.set_option("Command", engine_command("greedy"))
+        engine.set_option("Moves", "d e")
+        result = engine.play(Position("oware"), Limits(depth=1), timeout=30)
+        assert result.move is not None and result.move.text in ("d", "e")
