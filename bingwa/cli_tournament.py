@@ -151,6 +151,13 @@ def _play(store, config=None, *, resume: bool = False, run_id: int | None = None
             t = Tournament.create(store, config, progress=progress)
     except (StorageError, OpeningError) as exc:
         fail(str(exc))
+    if not resume and not config.openings.file:
+        wanted = config.openings.count if config.rounds is None else min(config.openings.count, config.rounds)
+        for variant, lines in t.openings.items():
+            if len(lines) < wanted:
+                click.echo(f"note: {variant}: {len(lines)} balanced openings of {config.openings.plies} "
+                           f"plies, not {wanted}; they are reused (see --opening-margin, "
+                           f"--opening-plies)", err=True)
     try:
         return t.run(backend=backend, address=address)
     except KeyboardInterrupt:
