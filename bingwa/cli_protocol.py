@@ -63,6 +63,10 @@ def engine(bot_name: str | None, variant: str, dialect: str) -> None:
     from bingwa.protocol.server import EngineServer
 
     bot = load_bot(bot_name or default_bot())
+    # A bot in pure Python holds the GIL while it searches; the reader
+    # thread gets it back within this interval (default 5 ms) to answer
+    # isready and stop. Only contended switches pay for it.
+    sys.setswitchinterval(0.001)
     stdin, stdout = text_streams()
     try:
         server = EngineServer(bot, stdin, stdout, variant=variant, dialect=dialect,

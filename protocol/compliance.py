@@ -17,11 +17,17 @@ from dataclasses import dataclass, field
 from bingwa.engine import Position, find_variant, variant_names
 from bingwa.engine.limits import Limits
 
-from .client import Engine, EngineError
+from .client import Engine, EngineError, PlayResult
 from .dialect import find_dialect
 from .wire import InfoFormatError, parse_info
 
 Echo = Callable[[str], None]
+
+
+def shallow_limits() -> Limits:
+    """A quick search for any bot: depth 1 for searchers, few playouts for
+    MCTS (which has no depth)."""
+    return Limits(depth=1, nodes=1000)
 
 
 class CheckFailed(Exception):
@@ -79,12 +85,13 @@ class Checker:
         self.echo = echo
         self.report = Report()
         self._engine: Engine | None = None
-        self.info_lines: list[str] = []
+        self.received: list[str] = []  # every line every engine wrote
 
     # -- the engine under test -----------------------------------------------
     def engine(self) -> Engine:
         if self._engine is None:
             engine = self.make_engine()
+            engine.received = self.received
             self._engine = engine
             engine.handshake(self.timeout)
             engine.ping()
@@ -98,11 +105,8 @@ class Checker:
                 pass
             self._engine = None
 
-    def play(self, position: Position, limits: Limits) -> object:
-        engine = self.engine()
-        result = engine.play(position, limits, timeout=self.timeout)
-        self.info_lines += [line for line in result.lines if line.startswith("info")]
-        return result
+    def play(self, position: Position, limits: Limits) -> PlayResult:
+        return self.engine().play(position, limits, timeout=self.timeout)
 
     def run_check(self, name: str, check: Callable[[], str]) -> None:
         try:
@@ -232,7 +236,7 @@ class Checker:
         variant = engine.set_variant(spec)
         engine.new_game()
         seed = sum(map(ord, spec))
-        shallow = Limits(depth=1)
+        shallow = shallow_limits()
         self.play(Position(variant), shallow)
         played = random_game(spec, 12, seed)
         self.play(played, shallow)
@@ -242,7 +246,7 @@ class Checker:
         done = finished_game(spec, seed)
         if done is not None:
             result = self.play(done, shallow)
-            if result.move is not None:  # type: ignore[attr-defined]
+            if result.move is not None:
                 raise CheckFailed("a move at a finished game")
             checked += ", finished game"
         return f"legal moves from {checked}"
@@ -313,12 +317,10 @@ class Checker:
         for _ in range(5):
             times.append(engine.ping())
             time.sleep(0.02)
-        early = search.done
-        search.stop()
-        result = search.wait(self.timeout)
-        self.info_lines += [line for line in result.lines if line.startswith("info")]
-        if early:
+        if search.done:
             raise CheckFailed("bestmove before stop in go infinite")
+        search.stop()
+        search.wait(self.timeout)
         times.sort()
         return (f"readyok during go infinite: median {times[2] * 1000:.1f} ms, "
                 f"max {times[-1] * 1000:.1f} ms")
@@ -334,7 +336,6 @@ class Checker:
         result = search.wait(self.timeout)
         assert search.received_at is not None and search.stopped_at is not None
         latency = search.received_at - search.stopped_at
-        self.info_lines += [line for line in result.lines if line.startswith("info")]
         if result.move is None:
             raise CheckFailed("no move after stop")
         engine.send("stop")  # stop with nothing to stop: no answer
@@ -358,20 +359,19 @@ class Checker:
         return f"bestmove {result.move.text} after ponderhit, none before"
 
     def check_info_lines(self) -> str:
-        if not self.info_lines:
-            return "no info line seen"
-        for line in self.info_lines:
+        lines = [line for line in self.received if line.split()[:1] == ["info"]]
+        for line in lines:
             try:
                 parse_info(line, strict=True)
             except InfoFormatError as exc:
                 raise CheckFailed(str(exc)) from None
-        return f"{len(self.info_lines)} info lines, integers only"
+        return f"{len(lines)} info lines in all checks, integers only"
 
     def check_one_bestmove(self) -> str:
         engine = self.engine()
         position = Position(self.variants()[0])
         for _ in range(3):
-            self.play(position, Limits(depth=1))
+            self.play(position, shallow_limits())
         time.sleep(0.1)
         engine.ping()
         if engine.stray:
@@ -413,7 +413,7 @@ def run_compliance(
             raise ValueError("run_compliance needs a command or make_engine")
 
         def make_engine() -> Engine:
-            return Engine.popen(command, dialect=dialect)
+            return Engine.popen(command, dialect=dialect, ready_timeout=min(timeout, 5.0))
 
     checker = Checker(make_engine, dialect=dialect, timeout=timeout, variants=variants, echo=echo)
     try:

@@ -151,7 +151,8 @@ class Job:
     @property
     def holds(self) -> bool:
         """Its bestmove waits for stop (infinite) or ponderhit (ponder)."""
-        return self.kind == "go" and (self.limits.infinite or self.limits.ponder)
+        return self.kind == "go" and (
+            self.limits.infinite or (self.limits.ponder and not self.ponderhit.is_set()))
 
     def unbounded(self) -> bool:
         """Only stop (or ponderhit) would end it."""
@@ -287,6 +288,9 @@ class EngineServer:
             return True
         if command == "quit":
             return False
+        if command == "bench" and len(words) > 1:
+            self.error("bench takes no argument")
+            return True
         if command == "perft" and perft_depth(words) is None:
             # refused at once, so that the error comes before a later readyok
             self.error(f"perft takes a depth in 0..{MAX_PERFT_DEPTH}: perft <depth>")
@@ -334,6 +338,7 @@ class EngineServer:
             for job in self._jobs():
                 if job.kind == "go" and job.limits.ponder and not job.ponderhit.is_set():
                     job.ponderhit.set()
+                    job.release.set()
                     if job is self._current:
                         self._start_thinking(job)
                     return
@@ -541,11 +546,18 @@ class EngineServer:
         self.info_string(f"perft {depth} in {elapsed:.3f} s")
 
     def _run_bench(self, job: Job) -> None:
-        bench = find_bench()
-        if bench is None:
+        """The search's bench (``bingwa bench``): the same positions, depths
+        and node count."""
+        try:
+            from bingwa.cli_search import bench_run
+        except ImportError:
             self.info_string("bench is not available in this build (no search benchmark)")
             return
-        bench(self.send)
+        nodes, seconds, rows = bench_run()
+        for name, count, spent in rows:
+            self.info_string(f"bench {name}: {count} nodes in {spent:.3f} s")
+        self.send(f"Nodes searched: {nodes}")
+        self.send(f"Nodes/second: {int(nodes / seconds) if seconds else 0}")
 
     # -- quick commands -------------------------------------------------
     def cmd_uci(self, words: list[str], line: str) -> None:
@@ -767,19 +779,3 @@ class EngineServer:
         "d": cmd_d,
         "query": cmd_query,
     }
-
-
-def find_bench() -> Callable[[Callable[[str], None]], Any] | None:
-    """The search's bench function (``run_bench(echo)``), when the search
-    provides one."""
-    import importlib
-
-    for module_name in ("bingwa.engine.bench", "bingwa.engine.searcher", "bingwa.cli_search"):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        bench = getattr(module, "run_bench", None)
-        if callable(bench):
-            return bench
-    return None

@@ -15,7 +15,7 @@ import threading
 import time
 
 from bingwa.bots.base import Bot, BotOption
-from bingwa.engine.limits import Info, SearchResult
+from bingwa.engine.limits import Info, Limits, SearchResult
 
 
 class BusyBot(Bot):
@@ -81,6 +81,61 @@ class MateBot(Bot):
                   pv=[m.text for m in moves[:2]]))
         emit(Info(string="thinking\nhard"))
         return SearchResult(moves[0].text, ponder=None)
+
+
+class RecordingBot(Bot):
+    """Plays the first candidate move and records what each go asked."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, Limits]] = []
+
+    def go(self, position, limits, emit, stop):
+        self.calls.append((position.text(), limits))
+        if limits.infinite or limits.ponder:
+            stop.wait()
+        moves = self.candidate_moves(position, limits)
+        return SearchResult(moves[0].text if moves else None)
+
+
+def read_script(path) -> list[tuple[str, list[str]]]:
+    """A conversation file: each line sent (``> ``) with the replies
+    expected after it (``< `` exact, ``<~ `` a regular expression)."""
+    steps: list[tuple[str, list[str]]] = []
+    for raw in open(path, encoding="utf-8"):
+        line = raw.rstrip("\n")
+        if line.startswith("> "):
+            steps.append((line[2:], []))
+        elif line.startswith(("< ", "<~ ")):
+            steps[-1][1].append(line)
+        elif line.strip() and not line.startswith("#"):
+            raise ValueError(f"not a script line: {line!r}")
+    return steps
+
+
+def replay(steps, send, receive, quiet: float = 0.1) -> int:
+    """Play a conversation: send each line and check the replies in order
+    (``receive(timeout)`` gives the next line or None). A line with no
+    reply must get none within ``quiet`` seconds. Returns the lines checked."""
+    import re
+
+    checked = 0
+    for sent, replies in steps:
+        send(sent)
+        for reply in replies:
+            got = receive(10.0)
+            assert got is not None, f"no reply to {sent!r}: expected {reply!r}"
+            if reply.startswith("<~ "):
+                assert re.fullmatch(reply[3:], got), f"after {sent!r}: {got!r} !~ {reply[3:]!r}"
+            else:
+                assert got == reply[2:], f"after {sent!r}: got {got!r}, expected {reply[2:]!r}"
+            checked += 1
+        if not replies and sent != "quit":
+            extra = receive(quiet)
+            assert extra is None, f"after {sent!r}: unexpected {extra!r}"
+    return checked
 
 
 class LineFeed:
@@ -186,6 +241,13 @@ class ServerSession:
                 self.mark = i + 1
                 return self.lines[i]
         raise AssertionError("unreachable")
+
+    def next_line(self, timeout: float) -> str | None:
+        """The next unread line, or None after ``timeout`` seconds."""
+        if not self.output.wait_for(lambda lines: len(lines) > self.mark, timeout):
+            return None
+        self.mark += 1
+        return self.lines[self.mark - 1]
 
     def close(self, timeout: float = 10.0) -> list[str]:
         """End of input; every line written after the mark."""

@@ -396,10 +396,23 @@ def test_perft_with_a_bad_depth_or_no_position_is_an_error(greedy):
         "info string error: perft before any position (send position startpos|fen ...)")
 
 
-def test_bench_runs_or_says_it_cannot(greedy):
+def test_bench_prints_the_search_signature(greedy, monkeypatch):
+    import bingwa.cli_search
+
+    def fake_bench_run():  # the real one takes seconds; its numbers are its own tests'
+        return 1234, 0.5, [("oware", 1000, 0.25), ("kalah", 234, 0.25)]
+
+    monkeypatch.setattr(bingwa.cli_search, "bench_run", fake_bench_run)
     greedy.send("bench")
-    line = greedy.wait_for("", timeout=120)
-    assert line.startswith(("info string bench is not available", "Nodes searched", "info", ""))
+    greedy.wait_for("Nodes/second")
+    assert greedy.lines[-4:] == [
+        "info string bench oware: 1000 nodes in 0.250 s",
+        "info string bench kalah: 234 nodes in 0.250 s",
+        "Nodes searched: 1234",
+        "Nodes/second: 2468",
+    ]
+    greedy.send("bench 20")
+    assert greedy.sync() == ["info string error: bench takes no argument"]
 
 
 def test_comments_and_blank_lines_are_ignored(greedy):

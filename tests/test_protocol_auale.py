@@ -1,0 +1,108 @@
+"""Aualé compatibility: the conversation of the Aualé GUI with its engine,
+replayed line by line (tests/data/auale_conversation.txt), and the dialect's
+rules one by one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bingwa.bots import find_bot
+from bingwa.protocol.transport import ProcessTransport
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+from protocol_testbots import MateBot, RecordingBot, ServerSession, read_script, replay  # noqa: E402
+
+SCRIPT = HERE / "data" / "auale_conversation.txt"
+
+
+def test_auale_conversation_replayed_in_process():
+    session = ServerSession(find_bot("greedy")(), dialect="auale")
+    checked = replay(read_script(SCRIPT), session.send, session.next_line)
+    session.thread.join(5)
+    assert not session.thread.is_alive() and session.status == 0
+    assert checked == 25
+
+
+def test_auale_conversation_replayed_with_bingwa_engine():
+    transport = ProcessTransport(
+        [sys.executable, "-m", "bingwa", "engine", "--bot", "greedy", "--dialect", "auale"])
+
+    def receive(timeout: float) -> str | None:
+        got = transport.receive(timeout)
+        return None if got is None else got[1]
+
+    replay(read_script(SCRIPT), transport.send, receive)
+    assert transport.close(5) == 0
+
+
+def test_auale_mode_can_be_chosen_with_the_dialect_option():
+    session = ServerSession(find_bot("greedy")())
+    session.send("setoption name Dialect value auale", "position startpos moves FfBe",
+                 "query legalmoves", "setoption name dialect value UCI",
+                 "position startpos moves f F b E", "query legalmoves")
+    assert session.sync() == ["response A B C D E F", "response a b c d e f"]
+    session.close()
+
+
+def test_wtime_is_south_clock_in_auale_mode():
+    bot = RecordingBot()
+    session = ServerSession(bot, dialect="auale")
+    session.send("position startpos", "go wtime 1000 btime 2000 winc 5",
+                 "position startpos moves A", "go wtime 900 btime 2000")
+    session.wait_for("bestmove")
+    session.wait_for("bestmove")
+    session.close()
+    (_, first), (_, second) = bot.calls
+    assert (first.p1time, first.p2time, first.p1inc) == (1000, 2000, 5)
+    assert second.clock(1) == (2000, 0)  # North to move: its clock is btime
+
+
+def test_proven_results_are_written_as_2500_centiseeds():
+    session = ServerSession(MateBot(), dialect="auale")
+    session.send("position startpos", "go depth 4")
+    assert session.wait_for("info depth") == (
+        "info depth 4 score cp 2500 lowerbound nodes 10 nps 1234 pv AB")
+    assert session.wait_for("bestmove") == "bestmove A"
+    session.close()
+
+
+def test_alphabeta_reports_a_won_endgame_as_cp_2500_in_auale_mode():
+    session = ServerSession(find_bot("alphabeta")(), dialect="auale")
+    # South's f sows into North's a, making 2: a capture to 26 seeds (not a grand slam)
+    session.send("position fen 0-0-0-0-0-1-1-1-0-0-0-0-24-21-S", "go depth 3")
+    assert session.wait_for("bestmove") == "bestmove F"
+    infos = [line for line in session.lines if line.startswith("info depth")]
+    assert infos and all(" score cp 2500" in line for line in infos)
+    session.close()
+
+
+def test_bad_auale_input_gets_one_error_line():
+    session = ServerSession(find_bot("greedy")(), dialect="auale")
+    session.send("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-1-S", "position startpos moves FG",
+                 "position startpos moves f", "setoption name UCI_Variant value kalah",
+                 "setoption name grandslam value capture", "setoption name Hash value x")
+    assert session.sync() == [
+        "info string error: the seeds add up to 49, not 48",
+        "info string error: moves: 'G' is not an Aualé move (South A-F, North a-f, moves "
+        "written as one word)",
+        "info string error: move 1: F: not your pit (South to move)",
+        "info string error: the Aualé dialect speaks Oware Abapa only (oware), not kalah",
+        "info string error: the Aualé dialect speaks Oware Abapa only (oware), not oware "
+        "grandslam=capture",
+        "info string error: option Hash takes a whole number, not 'x'",
+    ]
+    session.close()
+
+
+def test_compliance_in_auale_dialect():
+    from bingwa.protocol.client import Engine
+    from bingwa.protocol.compliance import run_compliance
+
+    lines: list[str] = []
+    report = run_compliance(
+        make_engine=lambda: Engine.in_process(find_bot("greedy")(), dialect="auale"),
+        dialect="auale", echo=lines.append)
+    assert report.passed, "\n".join(lines)
+    assert any(line.startswith("PASS positions of oware") for line in lines)

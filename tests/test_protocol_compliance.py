@@ -1,0 +1,53 @@
+"""``bingwa compliance`` passes every built-in bot, in process and through
+the command line, and catches a broken engine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bingwa.bots import bot_names, find_bot
+from bingwa.protocol.client import Engine
+from bingwa.protocol.compliance import run_compliance
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.parametrize("name", bot_names())
+def test_every_builtin_bot_passes_compliance(name):
+    lines: list[str] = []
+    report = run_compliance(make_engine=lambda: Engine.in_process(find_bot(name)()),
+                            echo=lines.append)
+    assert report.passed, "\n".join(lines)
+    names = [check.name for check in report.checks]
+    for wanted in ("handshake", "options", "positions of oware", "clock forms", "info lines",
+                   "one bestmove per go", "isready during a search", "stop", "quit"):
+        assert wanted in names
+
+
+def test_compliance_command_passes_bingwa_engine():
+    done = subprocess.run(
+        [sys.executable, "-m", "bingwa", "compliance", "--variant", "oware", "--",
+         sys.executable, "-m", "bingwa", "engine", "--bot", "random"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == f"{len(lines) - 1} of {len(lines) - 1} checks passed"
+    assert all(line.startswith("PASS ") for line in lines[:-1])
+
+
+def test_compliance_command_fails_a_broken_engine():
+    done = subprocess.run(
+        [sys.executable, "-m", "bingwa", "compliance", "--timeout", "1", "--",
+         sys.executable, str(HERE / "protocol_fake_engine.py")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 1
+    failed = {line.split(":")[0] for line in done.stdout.splitlines() if line.startswith("FAIL")}
+    assert {"FAIL options", "FAIL positions of oware", "FAIL clock forms", "FAIL queries",
+            "FAIL isready during a search", "FAIL info lines"} <= failed
+    assert "PASS handshake" in done.stdout and "PASS isready" in done.stdout
