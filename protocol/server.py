@@ -123,6 +123,18 @@ def hard_limit_ms(limits: Limits, side: int, overhead: int) -> float | None:
     return min(bounds) if bounds else None
 
 
+def reworded(error: BingwaError, text: str, dialect: Dialect) -> str:
+    """The message of a move error, naming the move as the GUI wrote it."""
+    message = str(error)
+    if dialect is UCI or not message.startswith(f"{text}: "):
+        return message
+    try:
+        wire = dialect.move_to_wire(text)
+    except BingwaError:
+        return message
+    return f"{wire}: {message[len(text) + 2:]}"
+
+
 def perft_depth(words: list[str]) -> int | None:
     """The depth of a ``perft N`` line, or None when it is not one."""
     depth = parse_int(words[1]) if len(words) == 2 else None
@@ -449,7 +461,7 @@ class EngineServer:
             try:
                 kept.append(position.parse_move(text).text)
             except BingwaError as exc:
-                problems.append(f"searchmoves: {exc}")
+                problems.append(f"searchmoves: {reworded(exc, text, job.dialect)}")
         job.limits.searchmoves = kept
 
     def _search(self, job: Job, position: Position) -> tuple[str | None, str | None]:
@@ -598,7 +610,7 @@ class EngineServer:
             try:
                 position.push(text)
             except BingwaError as exc:
-                raise CommandError(f"move {n}: {exc}{hint}") from None
+                raise CommandError(f"move {n}: {reworded(exc, text, dialect)}{hint}") from None
         self.position = position
 
     def _dialect_hint(self, text: str | None, moves: tuple[str, ...]) -> str:

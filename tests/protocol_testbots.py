@@ -49,6 +49,18 @@ class BusyBot(Bot):
         return SearchResult(moves[x % len(moves)].text)
 
 
+class StubbornBot(BusyBot):
+    """Ignores every limit: only the stop event ends its search."""
+
+    name = "stubborn"
+
+    def go(self, position, limits, emit, stop):
+        moves = self.candidate_moves(position, limits)
+        while not stop.wait(0.001):
+            sum(range(2000))
+        return SearchResult(moves[0].text if moves else None)
+
+
 class FailingBot(Bot):
     name = "failing"
 

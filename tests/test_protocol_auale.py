@@ -87,7 +87,7 @@ def test_bad_auale_input_gets_one_error_line():
         "info string error: the seeds add up to 49, not 48",
         "info string error: moves: 'G' is not an Aualé move (South A-F, North a-f, moves "
         "written as one word)",
-        "info string error: move 1: F: not your pit (South to move)",
+        "info string error: move 1: f: not your pit (South to move)",
         "info string error: the Aualé dialect speaks Oware Abapa only (oware), not kalah",
         "info string error: the Aualé dialect speaks Oware Abapa only (oware), not oware "
         "grandslam=capture",
@@ -106,3 +106,17 @@ def test_compliance_in_auale_dialect():
         dialect="auale", echo=lines.append)
     assert report.passed, "\n".join(lines)
     assert any(line.startswith("PASS positions of oware") for line in lines)
+
+
+def test_auale_searchmoves_queries_and_d_use_auale_words():
+    session = ServerSession(find_bot("greedy")(), dialect="auale")
+    session.send("position startpos moves Ff", "go depth 1 searchmoves B e", "query legalmoves",
+                 "d")
+    assert session.wait_for("info string") == (
+        "info string error: searchmoves: e: not your pit (South to move)")
+    assert session.wait_for("bestmove") == "bestmove B"
+    lines = session.sync()
+    assert "response A B C D E" in lines
+    assert "Wire: 5-5-5-5-4-0-5-5-5-5-4-0-0-0-S" in lines
+    assert "Position: 5,5,5,5,4,0/5,5,5,5,4,0 0 0 s" in lines
+    session.close()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -25,6 +26,7 @@ from protocol_testbots import (  # noqa: E402
     MateBot,
     NoMoveBot,
     ServerSession,
+    StubbornBot,
 )
 
 
@@ -235,16 +237,51 @@ def test_stop_ends_a_bounded_search_early():
     assert time.monotonic() - start < 2.0
 
 
-def test_movetime_watchdog_stops_a_bot_that_ignores_time():
-    session = ServerSession(BusyBot())
+@pytest.mark.parametrize("go, bound", [
+    ("go movetime 200", 0.2),
+    ("go wtime 300 btime 100000", 0.3),
+    ("go wtime -50 btime 100000 winc 1000", 0.0),
+])
+def test_the_watchdog_stops_a_bot_that_ignores_time(go, bound):
+    session = ServerSession(StubbornBot())
     session.send("setoption name Move Overhead value 0", "position startpos")
+    session.sync()
     start = time.monotonic()
-    session.send("go infinite movetime 100")  # infinite: holds; stop releases
-    time.sleep(0.3)
-    session.send("stop")
-    session.wait_for("bestmove")
+    session.send(go)
+    session.wait_for("bestmove", timeout=10)
+    spent = time.monotonic() - start
     session.close()
-    assert time.monotonic() - start < 3
+    assert bound <= spent + 0.01 < bound + 1.5
+
+
+def test_a_queued_go_ponder_that_got_its_ponderhit_ends_by_itself():
+    session = ServerSession(BusyBot())
+    session.send("position startpos", "go depth 10", "go ponder wtime 300 btime 300",
+                 "ponderhit")
+    session.wait_for("bestmove", timeout=10)
+    session.wait_for("bestmove", timeout=10)
+    session.close()
+
+
+def test_go_ponder_without_position_is_answered_after_ponderhit():
+    session = ServerSession(find_bot("random")())
+    session.send("go ponder wtime 100")
+    assert session.wait_for("info") == (
+        "info string error: go before any position (send position startpos|fen ...)")
+    time.sleep(0.05)
+    assert session.sync() == []
+    session.send("ponderhit")
+    assert session.wait_for("bestmove") == "bestmove (none)"
+    session.close()
+
+
+def test_stop_interrupts_perft_between_root_moves(greedy):
+    greedy.send("position startpos", "perft 12")
+    time.sleep(0.05)
+    greedy.send("stop")
+    line = greedy.wait_for("info string perft", timeout=60)
+    assert re.fullmatch(r"info string perft stopped after [0-5] of 6 moves", line)
+    assert not any(line.startswith("Nodes searched") for line in greedy.lines)
 
 
 def test_clock_watchdog_and_budget():
@@ -293,6 +330,19 @@ def test_option_names_are_case_insensitive_and_may_hold_spaces(greedy):
     assert greedy.sync() == []
     assert greedy.server.values["move overhead"] == 40
     assert greedy.server.bot.option("Seed") == 3
+
+
+def test_bot_options_reach_the_bot_buttons_included():
+    session = ServerSession(find_bot("alphabeta")())
+    session.send("setoption name skill level value 3", "setoption name clear hash",
+                 "setoption name Hash value 2", "setoption name MultiPV value 2")
+    assert session.sync() == []
+    bot = session.server.bot
+    assert (bot.option("Skill Level"), bot.option("Hash"), bot.option("MultiPV")) == (3, 2, 2)
+    session.send("position startpos", "go depth 2")
+    session.wait_for("bestmove")
+    assert any(" multipv 2 " in line for line in session.lines)
+    session.close()
 
 
 def test_bad_option_values_and_names_get_one_error_line_each(greedy):
