@@ -33,13 +33,13 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from bingwa import __version__
-from bingwa.bots.base import Bot, BotOption, BotOptionError
-from bingwa.engine import BingwaError, Position, find_variant, variant_names
-from bingwa.engine.errors import VariantError
+from bingwa.bots.base import Bot, BotOption
+from bingwa.engine import BingwaError, Position
 from bingwa.engine.limits import Info, Limits, SearchResult
-from bingwa.engine.variant import REGISTRY, OptionSpec, Variant
+from bingwa.engine.variant import Variant
 
-from .dialect import DIALECT_NAMES, UCI, Dialect, find_dialect
+from .dialect import UCI, Dialect
+from .options import EngineOptions
 from .wire import (
     CommandError,
     format_info,
@@ -64,36 +64,6 @@ KNOWN = sorted(URGENT | JOBS | {
     "uci", "ugi", "debug", "setoption", "ucinewgame", "position", "d", "query",
     "register", "gameover",
 })
-
-
-def standard_options() -> list[BotOption]:
-    """The options every bingwa engine offers besides the variant ones; a
-    bot that declares one of these names overrides the declaration and
-    receives its value."""
-    return [
-        BotOption("Hash", "spin", 16, 1, 65536, help="transposition table size in MB"),
-        BotOption("MultiPV", "spin", 1, 1, 256, help="principal variations reported"),
-        BotOption("Move Overhead", "spin", 10, 0, 5000, help="ms kept back for lag"),
-        BotOption("Ponder", "check", False, help="the GUI may send go ponder"),
-    ]
-
-
-def variant_option(specs: list[OptionSpec], current: Any) -> BotOption:
-    """One UCI option for a variant parameter shared by several variants
-    (the union of their ranges and choices)."""
-    first = specs[0]
-    default = first.default if current is None else current
-    kinds = {s.kind for s in specs}
-    if kinds == {"int"}:
-        low = min(s.low for s in specs)
-        high = max(s.high for s in specs)
-        return BotOption(first.name, "spin", default, low, high, help=first.help)
-    if kinds == {"choice"}:
-        choices = tuple(dict.fromkeys(c for s in specs for c in s.choices))
-        return BotOption(first.name, "combo", default, vars=choices, help=first.help)
-    if kinds == {"bool"}:
-        return BotOption(first.name, "check", bool(default), help=first.help)
-    return BotOption(first.name, "string", str(default), help=first.help)
 
 
 def move_budget_ms(limits: Limits, side: int, overhead: int) -> float | None:
@@ -208,14 +178,8 @@ class EngineServer:
         self.output = output
         self.errors = errors
         self.name = name or f"bingwa {__version__} ({bot.name})"
-        self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
-        self.variant: Variant = find_variant(self.dialect.fixed_variant or variant)
-        self.dialect.check_variant(self.variant)
-        self.variant_params: dict[str, Any] = dict(self.variant.options)
+        self.settings = EngineOptions(bot, variant, dialect)
         self.position: Position | None = None
-        self.values: dict[str, Any] = {
-            normalise_name(o.name): o.default for o in standard_options()
-        }
         self.debug = False
 
         self._out_lock = threading.Lock()
@@ -664,120 +628,29 @@ class EngineServer:
     # -- options ----------------------------------------------------------
     def options(self) -> list[BotOption]:
         """Every option, as the handshake lists them."""
-        listed: list[BotOption] = []
-        if self.dialect.fixed_variant is None:
-            listed.append(BotOption("UCI_Variant", "combo", self.variant.name,
-                                    vars=tuple(variant_names())))
-            listed += self._variant_param_options()
-        bot_options = {normalise_name(o.name): o for o in self.bot.options()}
-        for option in standard_options():
-            key = normalise_name(option.name)
-            listed.append(bot_options.pop(key, option))
-        listed.append(BotOption("Dialect", "combo", self.dialect.name, vars=DIALECT_NAMES))
-        listed += bot_options.values()
-        return listed
-
-    def _variant_param_options(self) -> list[BotOption]:
-        groups: dict[str, list[OptionSpec]] = {}
-        for name in variant_names():
-            for spec in REGISTRY[name].option_specs:
-                groups.setdefault(spec.name, []).append(spec)
-        return [
-            variant_option(specs, self.variant_params.get(name))
-            for name, specs in groups.items()
-        ]
+        return self.settings.listed()
 
     def cmd_setoption(self, words: list[str], line: str) -> None:
         request = parse_setoption(line)
-        key = normalise_name(request.name)
-        value = request.value
-        if key == "uci variant":
-            self._set_variant(value)
-            return
-        if key == "dialect":
-            self._set_dialect(value)
-            return
-        params = {normalise_name(o.name): o for o in self._variant_param_options()}
-        if key in params:
-            self._set_variant_param(params[key], value)
-            return
-        own = {normalise_name(o.name): o for o in self.bot.options()}
-        standard = {normalise_name(o.name): o for o in standard_options()}
-        if key not in own and key not in standard:
-            if self.dialect.unknown_options_are_errors:
-                raise CommandError(f"unknown option {request.name!r}")
-            self.info_string(f"option {request.name!r} is not supported by bingwa; ignored")
-            return
-        try:
-            if key in own:
-                self.bot.set_option(own[key].name, value)
-                parsed = own[key].parse(value)
-            else:
-                parsed = standard[key].parse(value)
-        except BotOptionError as exc:
-            raise CommandError(str(exc)) from None
-        if key in standard:
-            self.values[key] = parsed
-
-    def _set_variant(self, value: str | None) -> None:
-        if not value or not value.split():
-            raise CommandError("UCI_Variant needs a variant name")
-        words = value.split()
-        cls = REGISTRY.get(words[0].lower())
-        if cls is None:
-            raise CommandError(
-                f"unknown variant {words[0]!r} (known: {', '.join(variant_names())})")
-        params = dict(self.variant_params)
-        names = {normalise_name(s.name): s.name for s in cls.option_specs}
-        for word in words[1:]:
-            opt, sep, val = word.partition("=")
-            if not sep or normalise_name(opt) not in names:
-                raise CommandError(
-                    f"{word!r} is not an option of {cls.name} "
-                    f"(options: {', '.join(names.values()) or 'none'})")
-            params[names[normalise_name(opt)]] = val
-        self._use_variant(cls.name, params)
-
-    def _set_variant_param(self, option: BotOption, value: str | None) -> None:
-        try:
-            parsed = option.parse(value)
-        except BotOptionError as exc:
-            raise CommandError(str(exc)) from None
-        params = dict(self.variant_params)
-        params[option.name] = parsed
-        self._use_variant(self.variant.name, params)
-
-    def _use_variant(self, name: str, params: dict[str, Any]) -> None:
-        """Switch to variant ``name`` with the parameters that apply to it;
-        on any error nothing changes."""
-        cls = REGISTRY[name]
-        own = {s.name for s in cls.option_specs}
-        try:
-            variant = find_variant(name, **{k: v for k, v in params.items() if k in own})
-            self.dialect.check_variant(variant)
-        except VariantError as exc:
-            raise CommandError(str(exc)) from None
-        changed = variant != self.variant
-        self.variant = variant
-        self.variant_params = {**params, **variant.options}
-        if changed:
+        outcome = self.settings.set(request.name, request.value)
+        if outcome.note:
+            self.info_string(outcome.note)
+        if outcome.new_game:
             self.position = None
             self.bot.new_game()
 
-    def _set_dialect(self, value: str | None) -> None:
-        try:
-            dialect = find_dialect(value or "")
-        except VariantError as exc:
-            raise CommandError(str(exc)) from None
-        if dialect is self.dialect:
-            return
-        if dialect.fixed_variant is not None:
-            variant = find_variant(dialect.fixed_variant)
-            self.variant = variant
-            self.variant_params.update(variant.options)
-        self.dialect = dialect
-        self.position = None
-        self.bot.new_game()
+    @property
+    def variant(self) -> Variant:
+        return self.settings.variant
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.settings.dialect
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The standard options' values, by normalised name."""
+        return self.settings.values
 
     COMMANDS: dict[str, Callable[[EngineServer, list[str], str], None]] = {
         "uci": cmd_uci,

@@ -14,6 +14,8 @@ import pytest
 from bingwa.bots import find_bot
 from bingwa.engine import Position, variant_names
 from bingwa.engine.limits import Limits
+from bingwa.engine.variant import OptionSpec
+from bingwa.protocol.options import variant_option
 from bingwa.protocol.server import EngineServer, hard_limit_ms, move_budget_ms
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -359,6 +361,20 @@ def test_bad_option_values_and_names_get_one_error_line_each(greedy):
         "info string error: unknown variant 'chess' (known: " + ", ".join(variant_names()) + ")",
     ]
     assert greedy.server.values["hash"] == 16
+
+
+def test_variant_parameters_shared_by_variants_are_listed_once_as_their_union():
+    a = OptionSpec("seeds", "int", 4, low=1, high=10)
+    b = OptionSpec("seeds", "int", 2, low=2, high=16)
+    assert variant_option([a, b], None).uci() == (
+        "option name seeds type spin default 4 min 1 max 16")
+    assert variant_option([a, b], 7).default == 7
+    rule = OptionSpec("rule", "choice", "x", choices=("x", "y"))
+    other = OptionSpec("rule", "choice", "z", choices=("y", "z"))
+    assert variant_option([rule, other], None).vars == ("x", "y", "z")
+    assert variant_option([a, rule], None).type == "string"
+    assert variant_option([OptionSpec("on", "bool", False)], None).uci() == (
+        "option name on type check default false")
 
 
 def test_uci_variant_switches_the_variant_and_its_parameters(greedy):
