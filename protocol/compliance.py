@@ -27,7 +27,7 @@ Echo = Callable[[str], None]
 def shallow_limits() -> Limits:
     """A quick search for any bot: depth 1 for searchers, few playouts for
     MCTS (which has no depth)."""
-    return Limits(depth=1, nodes=1000)
+    return Limits(depth=1, nodes=200)
 
 
 class CheckFailed(Exception):
