@@ -48,7 +48,8 @@ def test_isready_within_50ms_and_stop_within_100ms_during_a_10s_search(bot):
             assert result.move is not None
             stops.append(search.received_at - search.stopped_at)
     finally:
-        assert engine.quit() == 0
+        status = engine.quit()
+    assert status == 0
     print(f"\n{bot}: isready median {statistics.median(ready) * 1000:.1f} ms "
           f"(max {max(ready) * 1000:.1f}); stop median {statistics.median(stops) * 1000:.1f} ms "
           f"(max {max(stops) * 1000:.1f})")
