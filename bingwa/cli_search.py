@@ -20,7 +20,7 @@ BENCH_HASH_MB = 16
 BENCH_DEPTH_DEFAULT = 8
 # Depth per variant: deep enough to exercise the whole search, short enough
 # for CI. A variant registered later gets BENCH_DEPTH_DEFAULT.
-BENCH_DEPTHS = {"oware": 15, "ayoayo": 14, "kalah": 15, "bao": 9, "kujifunza": 9}
+BENCH_DEPTHS = {"oware": 9, "ayoayo": 10, "kalah": 8, "bao": 5, "kujifunza": 7}
 BENCH_PLIES = (0, 9, 18, 27)  # positions: the start and after this many plies
 BENCH_SEED = 2026
 

@@ -171,19 +171,26 @@ cdef enum:
     EVAL_TEMPO = 10         # having the move
 
 
+# The row terms of one pit by its seed count, filled once at import.
+cdef int PIT_VALUE[256]
+
+
+cdef void fill_pit_values() noexcept:
+    cdef int seeds
+    for seeds in range(256):
+        PIT_VALUE[seeds] = (EVAL_ROW_SEED * seeds + EVAL_MOBILITY * (seeds > 0)
+                            - EVAL_WEAK_PIT * (seeds == 1 or seeds == 2)
+                            + EVAL_KROO * (seeds >= 12))
+
+
+fill_pit_values()
+
+
 cdef inline int row_features(const unsigned char* pits, int side) noexcept nogil:
     """The board terms of ``side``'s row, from ``side``'s view."""
-    cdef int i, seeds, v = 0
-    for i in range(6 * side, 6 * side + 6):
-        seeds = pits[i]
-        v += EVAL_ROW_SEED * seeds
-        if seeds:
-            v += EVAL_MOBILITY
-        if seeds == 1 or seeds == 2:
-            v -= EVAL_WEAK_PIT
-        if seeds >= 12:
-            v += EVAL_KROO
-    return v
+    cdef const unsigned char* row = pits + 6 * side
+    return (PIT_VALUE[row[0]] + PIT_VALUE[row[1]] + PIT_VALUE[row[2]]
+            + PIT_VALUE[row[3]] + PIT_VALUE[row[4]] + PIT_VALUE[row[5]])
 
 
 cdef inline int best_capture(const unsigned char* pits, int mover) noexcept nogil:
@@ -195,7 +202,9 @@ cdef inline int best_capture(const unsigned char* pits, int mover) noexcept nogi
         seeds = pits[i]
         if seeds == 0 or seeds >= 12:
             continue
-        last = (i + seeds) % 12
+        last = i + seeds
+        if last >= 12:
+            last -= 12
         if last < lo or last >= lo + 6:
             continue
         # the sowing enters the opponent's row at its first pit, so every

@@ -17,6 +17,10 @@ assumed to alternate: a child's value is negated (and the window flipped)
 only when the child's side to move differs from the parent's (Kalah's extra
 turns, Bao's multi-step turns).
 
+Moves that keep the turn or capture cost no depth (within twice the
+iteration's depth); captures are searched past the horizon (quiescence).
+docs/search.md describes the whole search.
+
 Scores (centi-seeds, from the side to move):
 
 - heuristic values are 100 x the expected final seed margin, |v| < PROVEN_MIN;
@@ -85,7 +89,7 @@ cdef enum:
     ORDER_EXTRA_TURN = 1 << 15
     ORDER_KILLER = 1 << 14
 
-    TT_MIN_DEPTH = 2           # nodes this close to the horizon skip the table
+    TT_MIN_DEPTH = 1           # the table is used this far from the horizon and more
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
@@ -224,6 +228,10 @@ cdef class Engine:
     cdef object pending               # an exception raised by ``poll``
     cdef bingwa_flag stopped
     cdef readonly int qsearch_enabled
+    cdef int extension_ply            # extensions stop at this ply
+    cdef public int capture_extension
+    cdef public int ext_pct
+    cdef public int tt_min_depth
 
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
@@ -244,6 +252,9 @@ cdef class Engine:
         self.game_keys = NULL
         self.table = NULL
         self.qsearch_enabled = 1
+        self.capture_extension = 1
+        self.ext_pct = 200
+        self.tt_min_depth = TT_MIN_DEPTH
         self.resize(hash_mb)
         self.clear()
 
@@ -460,6 +471,7 @@ cdef class Engine:
         if depth < 1 or depth > MAX_DEPTH:
             raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
         multipv = max(1, min(multipv, self.n_roots))
+        self.extension_ply = depth * self.ext_pct // 100
         for i in range(self.n_roots):
             self.roots[i].prev_score = self.roots[i].score if self.roots[i].score > -SCORE_INF \
                 else self.roots[i].prev_score
@@ -600,7 +612,7 @@ cdef class Engine:
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
-        cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made
+        cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
         cdef uint64_t key
         cdef TTEntry* entry
         cdef unsigned char* child
@@ -622,7 +634,7 @@ cdef class Engine:
         # Step 3.2. The end of the game, by the rules or by repetition (the
         # table's bucket is fetched from memory meanwhile)
         key = self.ops.key(s)
-        if depth >= TT_MIN_DEPTH:
+        if depth >= self.tt_min_depth:
             bingwa_prefetch(&self.table[key & self.mask])
         n = self.ops.gen_moves(s, moves)
         side = self.ops.side_to_move(s)
@@ -640,7 +652,7 @@ cdef class Engine:
 
         # Step 3.4. Transposition table lookup
         tt_index = -1
-        entry = self.probe(key) if depth >= TT_MIN_DEPTH else NULL
+        entry = self.probe(key) if depth >= self.tt_min_depth else NULL
         if entry != NULL:
             tt_index = <int> entry.move - 1
             if tt_index >= n:
@@ -695,12 +707,21 @@ cdef class Engine:
                 order[pick] = USED
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
+            # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
+            # turn) costs no depth, while the line is not twice the nominal depth
+            new_depth = depth - 1
+            if ply < self.extension_ply:
+                if same:
+                    new_depth = depth
+                elif self.capture_extension and (o >= 2 * ORDER_GAIN or (
+                        o == ORDER_TT and (self.ops.captured(child) - base) * sign >= QS_MIN_GAIN)):
+                    new_depth = depth
             if searched == 0:
-                value = self.child_value(child, same, ply + 1, depth - 1, alpha, beta, pv)
+                value = self.child_value(child, same, ply + 1, new_depth, alpha, beta, pv)
             else:
-                value = self.child_value(child, same, ply + 1, depth - 1, alpha, alpha + 1, 0)
+                value = self.child_value(child, same, ply + 1, new_depth, alpha, alpha + 1, 0)
                 if pv and value > alpha and value < beta and not self.stopped:
-                    value = self.child_value(child, same, ply + 1, depth - 1, alpha, beta, 1)
+                    value = self.child_value(child, same, ply + 1, new_depth, alpha, beta, 1)
             searched += 1
             if self.stopped:
                 self.filter[key >> FILTER_SHIFT] -= 1
@@ -735,7 +756,7 @@ cdef class Engine:
         # Step 3.7. Remember the result (the best move by its index in the
         # kernel's generation order; none after a fail-low)
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        if depth >= TT_MIN_DEPTH:
+        if depth >= self.tt_min_depth:
             self.store(key, to_table(best, ply), bound, depth,
                        best_index if bound != BOUND_UPPER else -1)
         return best

@@ -243,7 +243,7 @@ def test_table_never_grows_past_its_size(mb):
     searcher = Searcher(mb)
     assert searcher.table_bytes <= mb << 20
     assert searcher.table_bytes > (mb << 20) // 2
-    searcher.search(Position("oware"), Limits(depth=14))
+    searcher.search(Position("oware"), Limits(nodes=300_000))
     engine = searcher.engine
     assert engine.table_bytes == searcher.table_bytes
     assert 0 < engine.table_entries() <= engine.table_bytes // engine.entry_bytes

@@ -1,0 +1,146 @@
+"""Strength of the alphabeta bot against the baselines on every variant.
+
+    python benchmarks/strength.py [--games 40] [--movetime 100] [--depth 5]
+                                  [--variant oware ...] [--jobs 2]
+
+Matches, each on every variant, colours alternated, each pair of games
+starting from the same opening (a few seeded random plies, so that the
+deterministic bots do not replay one game):
+
+- alphabeta at ``--movetime`` ms a move against random and greedy;
+- alphabeta against plain minimax, both to the same fixed ``--depth``
+  (``--bao-depth`` for Bao, whose branching is wider).
+
+Prints wins, draws and losses of alphabeta, and its score in per cent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+MAX_PLIES = 600
+OPENING_PLIES = (2, 4)
+
+
+@dataclass(frozen=True)
+class Match:
+    variant: str
+    opponent: str
+    games: int
+    movetime: int | None  # alphabeta's ms a move, or None for a fixed depth
+    depth: int | None
+
+
+def opening(variant: str, seed: int):
+    from bingwa.engine import Position
+
+    rng = random.Random(seed)
+    while True:
+        pos = Position(variant)
+        for _ in range(rng.randint(*OPENING_PLIES)):
+            pos.push(rng.choice(pos.legal_moves()))
+            if pos.is_over():
+                break
+        if not pos.is_over():
+            return pos
+        seed += 1000
+
+
+def make_bot(name: str, seed: int, depth: int | None):
+    from bingwa.bots import find_bot
+
+    bot = find_bot(name)()
+    if name in ("random", "greedy"):
+        bot.set_option("Seed", str(seed))
+    if name == "minimax" and depth:
+        bot.set_option("Depth", str(depth))
+    bot.new_game()
+    return bot
+
+
+def play(match: Match, game: int) -> tuple[str, int, float]:
+    """One game; returns (match key, alphabeta's result: 1, 0 or -1,
+    alphabeta's mean seconds a move)."""
+    from bingwa.engine.limits import Limits
+
+    pos = opening(match.variant, 7919 * (game // 2) + 17)
+    ab_side = (game + len(pos.move_stack)) % 2  # alternate who moves first after the opening
+    bots = [None, None]
+    bots[ab_side] = make_bot("alphabeta", game, None)
+    bots[1 - ab_side] = make_bot(match.opponent, game, match.depth)
+    stop = threading.Event()
+    thinking = 0.0
+    moves = 0
+    while not pos.is_over() and len(pos.move_stack) < MAX_PLIES:
+        side = pos.turn
+        if match.movetime and side == ab_side:
+            limits = Limits(movetime=match.movetime)
+        else:
+            limits = Limits(depth=match.depth or 1)
+        start = time.monotonic()
+        result = bots[side].go(pos, limits, lambda info: None, stop)
+        if side == ab_side:
+            thinking += time.monotonic() - start
+            moves += 1
+        pos.push(result.best)
+    outcome = pos.outcome()
+    if outcome is None or outcome.winner is None:
+        score = 0
+    else:
+        score = 1 if outcome.winner == ab_side else -1
+    return f"{match.variant} {match.opponent}", score, thinking / max(1, moves)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bingwa.engine import variant_names
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per match")
+    parser.add_argument("--movetime", type=int, default=100, help="ms a move against random/greedy")
+    parser.add_argument("--depth", type=int, default=5, help="depth of both in the minimax match")
+    parser.add_argument("--bao-depth", type=int, default=3, help="that depth for the Bao games")
+    parser.add_argument("--variant", action="append", help="only these variants")
+    parser.add_argument("--opponent", action="append", help="only these opponents")
+    parser.add_argument("--jobs", type=int, default=2, help="games played at once")
+    args = parser.parse_args(argv)
+
+    matches = []
+    for variant in args.variant or variant_names():
+        depth = args.bao_depth if variant in ("bao", "kujifunza") else args.depth
+        for opponent in args.opponent or ["random", "greedy", "minimax"]:
+            if opponent == "minimax":
+                matches.append(Match(variant, opponent, args.games, None, depth))
+            else:
+                matches.append(Match(variant, opponent, args.games, args.movetime, None))
+    jobs = [(m, g) for m in matches for g in range(m.games)]
+    tally: dict[str, list[int]] = {}
+    times: dict[str, list[float]] = {}
+    start = time.monotonic()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for key, score, per_move in pool.map(play, *zip(*jobs)):
+            row = tally.setdefault(key, [0, 0, 0])
+            row[1 - score] += 1  # wins, draws, losses
+            times.setdefault(key, []).append(per_move)
+    print(f"{'variant':<10} {'opponent':<8} {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
+          f"{'score %':>8} {'ms/move':>8}")
+    for m in matches:
+        key = f"{m.variant} {m.opponent}"
+        wins, draws, losses = tally[key]
+        games = wins + draws + losses
+        pct = 100 * (wins + draws / 2) / games
+        ms = 1000 * sum(times[key]) / len(times[key])
+        setting = f"{m.movetime} ms" if m.movetime else f"depth {m.depth}"
+        print(f"{m.variant:<10} {m.opponent:<8} {games:>5} {wins:>4} {draws:>4} {losses:>4} "
+              f"{pct:>7.1f}% {ms:>8.1f}  ({setting})")
+    print(f"wall time {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
