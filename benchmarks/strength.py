@@ -3,13 +3,14 @@
     python benchmarks/strength.py [--games 40] [--movetime 100] [--depth 5]
                                   [--variant oware ...] [--jobs 2]
 
-Matches, each on every variant, colours alternated, each pair of games
-starting from the same opening (a few seeded random plies, so that the
-deterministic bots do not replay one game):
+Matches, each on every variant, colours alternated:
 
-- alphabeta at ``--movetime`` ms a move against random and greedy;
+- alphabeta at ``--movetime`` ms a move against random and greedy (seeded
+  differently in each game), from the start position;
 - alphabeta against plain minimax, both to the same fixed ``--depth``
-  (``--bao-depth`` for Bao, whose branching is wider).
+  (``--bao-depth`` for Bao, whose branching is wider); both are
+  deterministic, so each pair of games starts from its own opening (a few
+  seeded random plies), played once with each colour.
 
 Prints wins, draws and losses of alphabeta, and its score in per cent.
 """
@@ -67,9 +68,13 @@ def make_bot(name: str, seed: int, depth: int | None):
 def play(match: Match, game: int) -> tuple[str, int, float]:
     """One game; returns (match key, alphabeta's result: 1, 0 or -1,
     alphabeta's mean seconds a move)."""
+    from bingwa.engine import Position
     from bingwa.engine.limits import Limits
 
-    pos = opening(match.variant, 7919 * (game // 2) + 17)
+    if match.opponent == "minimax":
+        pos = opening(match.variant, 7919 * (game // 2) + 17)
+    else:
+        pos = Position(match.variant)
     ab_side = (game + len(pos.move_stack)) % 2  # alternate who moves first after the opening
     bots = [None, None]
     bots[ab_side] = make_bot("alphabeta", game, None)
