@@ -1,7 +1,6 @@
 # cython: language_level=3
-"""Compiled Ayoayo kernel: the rules of ayoayo.py on a 16-byte C struct.
-
-Layout (the first 15 bytes are the key's input): pits[12], score[2], turn.
+"""Compiled Ayoayo kernel: the rules of ayoayo.py on the 16-byte two-row
+state of tworow_c.pxd (its ``rule`` byte is unused, 0).
 An endless relay (rule 3) is found with Brent's cycle detection on the
 situation (board, pit about to be lifted): O(1) memory, and it meets every
 cycle, so it decides exactly what the pure kernel's set of situations does.
@@ -9,17 +8,20 @@ cycle, so it decides exactly what the pure kernel's set of situations does.
 
 from libc.string cimport memcmp, memcpy
 
-from bingwa.engine.core cimport Kernel, mix_key
+from bingwa.engine.core cimport Kernel
+from bingwa.engine.tworow_c cimport (
+    PITS,
+    TwoRowState,
+    decided_by_score,
+    dump_tworow,
+    load_tworow,
+    own_rows_end,
+    tworow_captured,
+    tworow_key,
+    tworow_side_to_move,
+)
 
-cdef enum:
-    PITS = 12
-    HALF = 24
-
-ctypedef struct AyoState:
-    unsigned char pits[12]
-    unsigned char score[2]
-    unsigned char turn
-    unsigned char pad
+ctypedef TwoRowState AyoState
 
 
 cdef inline int relay_sow(unsigned char* pits, int lifted) noexcept nogil:
@@ -109,9 +111,7 @@ cdef void make_move(const void* s, int move, void* out) noexcept nogil:
 cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
     cdef const AyoState* s = <const AyoState*> vs
     cdef int i, board = 0
-    scores[0] = s.score[0]
-    scores[1] = s.score[1]
-    if s.score[0] > HALF or s.score[1] > HALF or (s.score[0] == HALF and s.score[1] == HALF):
+    if decided_by_score(s, scores):
         return 1
     if nmoves == 0:  # rule 5: the seeds left go to the player who can move
         for i in range(PITS):
@@ -119,30 +119,6 @@ cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
         scores[1 - s.turn] += board
         return 2
     return 0
-
-
-cdef int repetition(const void* vs, int nmoves, int* scores) noexcept nogil:
-    cdef const AyoState* s = <const AyoState*> vs
-    cdef int i
-    scores[0] = s.score[0]
-    scores[1] = s.score[1]
-    for i in range(6):
-        scores[0] += s.pits[i]
-        scores[1] += s.pits[6 + i]
-    return 3
-
-
-cdef unsigned long long key(const void* s) noexcept nogil:
-    return mix_key(<const unsigned char*> s, 15)
-
-
-cdef int side_to_move(const void* s) noexcept nogil:
-    return (<const AyoState*> s).turn
-
-
-cdef int captured(const void* vs) noexcept nogil:
-    cdef const AyoState* s = <const AyoState*> vs
-    return s.score[0] - s.score[1]
 
 
 # Evaluation terms (centi-seeds; docs/search.md explains each).
@@ -169,23 +145,14 @@ cdef class AyoayoKernel(Kernel):
         self.ops.gen_moves = gen_moves
         self.ops.make_move = make_move
         self.ops.game_end = game_end
-        self.ops.key = key
-        self.ops.side_to_move = side_to_move
-        self.ops.captured = captured
-        self.ops.repetition = repetition
+        self.ops.key = tworow_key
+        self.ops.side_to_move = tworow_side_to_move
+        self.ops.captured = tworow_captured
+        self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate
 
     cdef int load(self, object state, void* out) except -1:
-        cdef AyoState* s = <AyoState*> out
-        pits, scores, turn = state
-        for i in range(PITS):
-            s.pits[i] = pits[i]
-        s.score[0] = scores[0]
-        s.score[1] = scores[1]
-        s.turn = turn
-        s.pad = 0
-        return 0
+        return load_tworow(state, out, 0)
 
     cdef object dump(self, const void* vs):
-        cdef const AyoState* s = <const AyoState*> vs
-        return (tuple([s.pits[i] for i in range(PITS)]), (s.score[0], s.score[1]), s.turn)
+        return dump_tworow(vs)

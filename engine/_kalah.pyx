@@ -6,6 +6,7 @@ side), empty_capture flag. Key input, as KalahRules.key_values: the 2m
 pits, the two stores, the turn.
 """
 
+from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
 from bingwa.engine.core cimport Kernel, mix_key
@@ -83,7 +84,7 @@ cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
     return 0
 
 
-cdef unsigned long long key(const void* vs) noexcept nogil:
+cdef uint64_t key(const void* vs) noexcept nogil:
     cdef const KalahState* s = <const KalahState*> vs
     cdef unsigned char values[27]
     cdef int n = 2 * s.m

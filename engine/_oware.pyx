@@ -1,29 +1,31 @@
 # cython: language_level=3
-"""Compiled Oware kernel: the rules of oware.py on a 16-byte C struct.
-
-Layout of OwareState (the first 15 bytes are also the key's input, in the
-order of OwareRules.key_values): pits[12], score[2], turn, grand-slam rule.
-"""
+"""Compiled Oware kernel: the rules of oware.py on the 16-byte two-row
+state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 
 from libc.string cimport memcpy
 
-from bingwa.engine.core cimport Kernel, mix_key
+from bingwa.engine.core cimport Kernel
+from bingwa.engine.tworow_c cimport (
+    PITS,
+    TwoRowState,
+    decided_by_score,
+    dump_tworow,
+    load_tworow,
+    own_rows_end,
+    tworow_captured,
+    tworow_key,
+    tworow_side_to_move,
+)
+
+ctypedef TwoRowState OwareState
 
 cdef enum:
-    PITS = 12
-    HALF = 24
     NOCAPTURE = 0
     FORBIDDEN = 1
     CAPTURE = 2
     LEAVE_FIRST = 3
     LEAVE_LAST = 4
     OPPONENT = 5
-
-ctypedef struct OwareState:
-    unsigned char pits[12]
-    unsigned char score[2]
-    unsigned char turn
-    unsigned char rule
 
 
 cdef inline int distribute_seeds(unsigned char* pits, int origin) noexcept nogil:
@@ -120,43 +122,12 @@ cdef void make_move(const void* s, int move, void* out) noexcept nogil:
 
 
 cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
-    cdef const OwareState* s = <const OwareState*> vs
-    cdef int i
-    scores[0] = s.score[0]
-    scores[1] = s.score[1]
-    if s.score[0] > HALF or s.score[1] > HALF or (s.score[0] == HALF and s.score[1] == HALF):
+    if decided_by_score(<const OwareState*> vs, scores):
         return 1
-    if nmoves == 0:
-        for i in range(6):
-            scores[0] += s.pits[i]
-            scores[1] += s.pits[6 + i]
+    if nmoves == 0:  # each player takes his own row
+        own_rows_end(vs, nmoves, scores)
         return 2
     return 0
-
-
-cdef int repetition(const void* vs, int nmoves, int* scores) noexcept nogil:
-    """Repetition ends the game with each player taking his own row."""
-    cdef const OwareState* s = <const OwareState*> vs
-    cdef int i
-    scores[0] = s.score[0]
-    scores[1] = s.score[1]
-    for i in range(6):
-        scores[0] += s.pits[i]
-        scores[1] += s.pits[6 + i]
-    return 3
-
-
-cdef unsigned long long key(const void* s) noexcept nogil:
-    return mix_key(<const unsigned char*> s, 15)
-
-
-cdef int side_to_move(const void* s) noexcept nogil:
-    return (<const OwareState*> s).turn
-
-
-cdef int captured(const void* vs) noexcept nogil:
-    cdef const OwareState* s = <const OwareState*> vs
-    return s.score[0] - s.score[1]
 
 
 # Evaluation terms (centi-seeds; docs/search.md explains each). A seed
@@ -237,23 +208,14 @@ cdef class OwareKernel(Kernel):
         self.ops.gen_moves = gen_moves
         self.ops.make_move = make_move
         self.ops.game_end = game_end
-        self.ops.key = key
-        self.ops.side_to_move = side_to_move
-        self.ops.captured = captured
-        self.ops.repetition = repetition
+        self.ops.key = tworow_key
+        self.ops.side_to_move = tworow_side_to_move
+        self.ops.captured = tworow_captured
+        self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate
 
     cdef int load(self, object state, void* out) except -1:
-        cdef OwareState* s = <OwareState*> out
-        pits, scores, turn = state
-        for i in range(PITS):
-            s.pits[i] = pits[i]
-        s.score[0] = scores[0]
-        s.score[1] = scores[1]
-        s.turn = turn
-        s.rule = self.grandslam
-        return 0
+        return load_tworow(state, out, self.grandslam)
 
     cdef object dump(self, const void* vs):
-        cdef const OwareState* s = <const OwareState*> vs
-        return (tuple([s.pits[i] for i in range(PITS)]), (s.score[0], s.score[1]), s.turn)
+        return dump_tworow(vs)
