@@ -65,9 +65,9 @@ def make_bot(name: str, seed: int, depth: int | None):
     return bot
 
 
-def play(match: Match, game: int) -> tuple[str, int, float]:
+def play(match: Match, game: int) -> tuple[str, int, float, str]:
     """One game; returns (match key, alphabeta's result: 1, 0 or -1,
-    alphabeta's mean seconds a move)."""
+    alphabeta's mean seconds a move, the game's record)."""
     from bingwa.engine import Position
     from bingwa.engine.limits import Limits
 
@@ -99,7 +99,10 @@ def play(match: Match, game: int) -> tuple[str, int, float]:
         score = 0
     else:
         score = 1 if outcome.winner == ab_side else -1
-    return f"{match.variant} {match.opponent}", score, thinking / max(1, moves)
+    record = (f"{match.variant} game {game}, alphabeta {'South North'.split()[ab_side]}: "
+              f"{Position(match.variant, pos.root).text()} moves "
+              + " ".join(m.text for m in pos.move_stack))
+    return f"{match.variant} {match.opponent}", score, thinking / max(1, moves), record
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", help="only these variants")
     parser.add_argument("--opponent", action="append", help="only these opponents")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
+    parser.add_argument("--show-losses", action="store_true", help="print the games alphabeta lost")
     args = parser.parse_args(argv)
 
     matches = []
@@ -128,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[str, list[float]] = {}
     start = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for key, score, per_move in pool.map(play, *zip(*jobs)):
+        for key, score, per_move, record in pool.map(play, *zip(*jobs)):
+            if score < 0 and args.show_losses:
+                print(f"lost: {record}")
             row = tally.setdefault(key, [0, 0, 0])
             row[1 - score] += 1  # wins, draws, losses
             times.setdefault(key, []).append(per_move)
