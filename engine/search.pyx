@@ -633,7 +633,8 @@ cdef class Engine:
 
         # Step 3.2. The end of the game, by the rules or by repetition (the
         # table's bucket is fetched from memory meanwhile)
-        key = self.ops.key(s)
+        # (at the horizon the key serves only repetitions: skipped without them)
+        key = self.ops.key(s) if depth > 0 or self.check_repetition else 0
         if depth >= self.tt_min_depth:
             bingwa_prefetch(&self.table[key & self.mask])
         n = self.ops.gen_moves(s, moves)
