@@ -25,8 +25,8 @@ from __future__ import annotations
 import importlib
 import threading
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ExtensionMissingError
