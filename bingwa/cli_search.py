@@ -157,6 +157,7 @@ def analyse(
 ) -> None:
     """Search a position: progress lines, then the ranked moves with their
     scores (seeds ahead for the side to move, or a proven end) and lines."""
+    from bingwa.engine import BingwaError
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
 
@@ -171,10 +172,12 @@ def analyse(
                    f"scores {outcome.scores[0]}-{outcome.scores[1]})")
         return
     limits = Limits(depth=depth) if depth else Limits(movetime=int(1000 * (seconds or 1.0)))
-    searcher = Searcher(hash_mb)
     try:
+        searcher = Searcher(hash_mb)
         result = searcher.search(pos, limits, lambda info: click.echo(format_info(info)),
                                  threading.Event(), multipv=multipv)
+    except BingwaError as exc:
+        fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted")
     click.echo(f"bestmove {result.best}" + (f" ponder {result.ponder}" if result.ponder else ""))
