@@ -2,7 +2,7 @@
 the last ``Bench: N`` in the git history (the commit that last changed
 search behaviour says what the search does now).
 
-    python benchmarks/check_bench.py [--bingwa PATH]
+    python benchmarks/check_bench.py [--bingwa PATH] [--repo DIR]
 
 Exit status 0 when they match, or when the history has no ``Bench:`` line
 yet (or no history at all: an exported tree), in which case the value is
@@ -70,9 +70,10 @@ def bench_nodes(command: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bingwa", help="the bingwa command to run (default: the installed one)")
+    parser.add_argument("--repo", type=Path, default=ROOT, help="the git checkout (default: this one)")
     args = parser.parse_args(argv)
     nodes = bench_nodes(bingwa_command(args.bingwa))
-    expected = last_signature()
+    expected = last_signature(args.repo)
     if expected is None:
         print(f"Bench: {nodes} (no 'Bench:' line in the history yet)")
         return 0
