@@ -204,6 +204,7 @@ cdef class Engine:
     cdef unsigned char* children      # (MAX_PLY + 1) * MAX_MOVES * size
     cdef int* moves                   # (MAX_PLY + 1) * MAX_MOVES
     cdef int* order                   # (MAX_PLY + 1) * MAX_MOVES
+    cdef uint64_t* keys               # (MAX_PLY + 1) * MAX_MOVES: the children's keys
     cdef int* pv                      # (MAX_PLY + 1) * (MAX_PLY + 1)
     cdef int pv_len[MAX_PLY + 1]
     cdef int killers[MAX_PLY + 1][2]
@@ -236,11 +237,12 @@ cdef class Engine:
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
         self.order = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
+        self.keys = <uint64_t*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(uint64_t))
         self.pv = <int*> calloc((MAX_PLY + 1) * (MAX_PLY + 1), sizeof(int))
         self.filter = <uint16_t*> calloc(FILTER_SIZE, sizeof(uint16_t))
         self.roots = <RootMove*> calloc(MAX_MOVES, sizeof(RootMove))
         self.root_state = <unsigned char*> calloc(STATE_BYTES, 1)
-        if (self.moves == NULL or self.order == NULL or self.pv == NULL
+        if (self.moves == NULL or self.order == NULL or self.keys == NULL or self.pv == NULL
                 or self.filter == NULL or self.roots == NULL or self.root_state == NULL):
             raise MemoryError()
         for i in range(MAX_MOVES):
@@ -261,6 +263,7 @@ cdef class Engine:
     def __dealloc__(self):
         free(self.moves)
         free(self.order)
+        free(self.keys)
         free(self.pv)
         free(self.filter)
         if self.roots != NULL:
@@ -542,6 +545,7 @@ cdef class Engine:
     cdef int root_search(self, int pv_idx, int depth, int alpha, int beta) noexcept nogil:
         cdef int i, j, value, same, best = -SCORE_INF
         cdef int alpha0 = alpha
+        cdef uint64_t key
         cdef unsigned char* child = self.children
         cdef RootMove* rm
         cdef int* line
@@ -552,12 +556,13 @@ cdef class Engine:
             rm = &self.roots[i]
             self.ops.make_move(self.root_state, rm.code, child)
             same = self.ops.side_to_move(child) == self.root_side
+            key = self.child_key(child, depth - 1)
             if i == pv_idx:
-                value = self.child_value(child, same, 1, depth - 1, alpha, beta, 1)
+                value = self.child_value(child, key, same, 1, depth - 1, alpha, beta, 1)
             else:
-                value = self.child_value(child, same, 1, depth - 1, alpha, alpha + 1, 0)
+                value = self.child_value(child, key, same, 1, depth - 1, alpha, alpha + 1, 0)
                 if value > alpha and value < beta and not self.stopped:
-                    value = self.child_value(child, same, 1, depth - 1, alpha, beta, 1)
+                    value = self.child_value(child, key, same, 1, depth - 1, alpha, beta, 1)
             if self.stopped:
                 break
             if i == pv_idx or value > alpha:
@@ -583,13 +588,20 @@ cdef class Engine:
         self.filter[self.path[0] >> FILTER_SHIFT] -= 1
         return best
 
-    cdef inline int child_value(self, const unsigned char* child, int same, int ply, int depth,
-                                int alpha, int beta, int pv) noexcept nogil:
+    cdef inline int child_value(self, const unsigned char* child, uint64_t key, int same,
+                                int ply, int depth, int alpha, int beta, int pv) noexcept nogil:
         """The child's value from the parent's side: negated only when the
         side to move changes."""
         if same:
-            return self.search(child, ply, depth, alpha, beta, pv)
-        return -self.search(child, ply, depth, -beta, -alpha, pv)
+            return self.search(child, key, ply, depth, alpha, beta, pv)
+        return -self.search(child, key, ply, depth, -beta, -alpha, pv)
+
+    cdef inline uint64_t child_key(self, const unsigned char* child, int depth) noexcept nogil:
+        """The key a node searched to ``depth`` needs: at the horizon it
+        serves only repetitions, so it is skipped (0) without them."""
+        if depth > 0 or self.check_repetition:
+            return self.ops.key(child)
+        return 0
 
     cdef inline int repeated(self, uint64_t key, int ply) noexcept nogil:
         """Whether ``key`` occurred before in the game or on the path."""
@@ -605,15 +617,18 @@ cdef class Engine:
         return 0
 
     # -- Step 3. The main search ----------------------------------------------
-    cdef int search(self, const unsigned char* s, int ply, int depth, int alpha, int beta,
-                    int pv) noexcept nogil:
+    cdef int search(self, const unsigned char* s, uint64_t key, int ply, int depth, int alpha,
+                    int beta, int pv) noexcept nogil:
+        """``key`` is ``s``'s key, computed by the parent (child_key) so that
+        it can fetch the table's bucket early."""
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int* order = self.order + ply * MAX_MOVES
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
-        cdef uint64_t key
+        cdef uint64_t* keys = self.keys + ply * MAX_MOVES
+        cdef int keyed
         cdef TTEntry* entry
         cdef unsigned char* child
         cdef int* line
@@ -633,8 +648,6 @@ cdef class Engine:
 
         # Step 3.2. The end of the game, by the rules or by repetition (the
         # table's bucket is fetched from memory meanwhile)
-        # (at the horizon the key serves only repetitions: skipped without them)
-        key = self.ops.key(s) if depth > 0 or self.check_repetition else 0
         if depth >= self.tt_min_depth:
             bingwa_prefetch(&self.table[key & self.mask])
         n = self.ops.gen_moves(s, moves)
@@ -674,6 +687,9 @@ cdef class Engine:
         best_index = -1
         searched = 0
         made = 0
+        # the children's keys are computed as they are made when they will
+        # probe the table: their buckets are fetched while the others are made
+        keyed = depth - 1 >= self.tt_min_depth
         base = self.ops.captured(s)
         sign = 1 if side == 0 else -1
         # Step 3.6. Principal variation search over the children
@@ -691,6 +707,9 @@ cdef class Engine:
                             continue
                         child = kids + i * self.size
                         self.ops.make_move(s, moves[i], child)
+                        if keyed:
+                            keys[i] = self.ops.key(child)
+                            bingwa_prefetch(&self.table[keys[i] & self.mask])
                         gain = (self.ops.captured(child) - base) * sign
                         code = moves[i]
                         h = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
@@ -717,12 +736,17 @@ cdef class Engine:
                 elif self.capture_extension and (o >= 2 * ORDER_GAIN or (
                         o == ORDER_TT and (self.ops.captured(child) - base) * sign >= QS_MIN_GAIN)):
                     new_depth = depth
+            if not keyed or o == ORDER_TT:
+                keys[pick] = self.child_key(child, new_depth)
             if searched == 0:
-                value = self.child_value(child, same, ply + 1, new_depth, alpha, beta, pv)
+                value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha, beta,
+                                         pv)
             else:
-                value = self.child_value(child, same, ply + 1, new_depth, alpha, alpha + 1, 0)
+                value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
+                                         alpha + 1, 0)
                 if pv and value > alpha and value < beta and not self.stopped:
-                    value = self.child_value(child, same, ply + 1, new_depth, alpha, beta, 1)
+                    value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
+                                             beta, 1)
             searched += 1
             if self.stopped:
                 self.filter[key >> FILTER_SHIFT] -= 1
