@@ -117,6 +117,21 @@ cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
     return n
 
 
+cdef int may_capture(const void* vs, int move) noexcept nogil:
+    """0 when ``move`` surely captures nothing: a sowing of fewer than 12
+    seeds passes each pit once, so it captures only when its last pit is
+    on the opponent's row and held 1 or 2 seeds. Longer sowings: maybe."""
+    cdef const OwareState* s = <const OwareState*> vs
+    cdef int seeds = s.pits[move]
+    cdef int last = move + seeds
+    cdef int lo = 6 - 6 * s.turn
+    if seeds >= 12:
+        return 1
+    if last >= PITS:
+        last -= PITS
+    return last >= lo and last < lo + 6 and (s.pits[last] == 1 or s.pits[last] == 2)
+
+
 cdef void make_move(const void* s, int move, void* out) noexcept nogil:
     sow_and_capture(<const OwareState*> s, move, <OwareState*> out)
 
@@ -213,6 +228,7 @@ cdef class OwareKernel(Kernel):
         self.ops.captured = tworow_captured
         self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate
+        self.ops.may_capture = may_capture
 
     cdef int load(self, object state, void* out) except -1:
         return load_tworow(state, out, self.grandslam)

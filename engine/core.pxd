@@ -23,6 +23,8 @@ ctypedef void (*make_fn)(const void* s, int move, void* out) noexcept nogil
 ctypedef int (*end_fn)(const void* s, int nmoves, int* scores) noexcept nogil
 ctypedef uint64_t (*key_fn)(const void* s) noexcept nogil
 ctypedef int (*int_fn)(const void* s) noexcept nogil
+# 0 when ``move`` in ``s`` surely captures nothing (a cheap test, no move made).
+ctypedef int (*move_fn)(const void* s, int move) noexcept nogil
 
 ctypedef struct Ops:
     int size                # bytes of the state struct
@@ -34,6 +36,7 @@ ctypedef struct Ops:
     int_fn captured         # South's score minus North's (captures, stores)
     end_fn repetition       # final scores when ``s`` repeats; NULL: no such rule
     int_fn evaluate         # static score, centi-seeds, side to move's view
+    move_fn may_capture     # NULL: unknown (the search makes the move to see)
 
 cdef uint64_t mix_key(const unsigned char* values, int n) noexcept nogil
 

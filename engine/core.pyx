@@ -87,6 +87,15 @@ cdef class Kernel:
         self.load(state, buf)
         return self.ops.evaluate(buf)
 
+    def may_capture(self, state, int move):
+        """False when ``move`` surely captures nothing, True when it may;
+        None when the kernel has no such test."""
+        cdef unsigned char buf[STATE_BYTES]
+        if self.ops.may_capture == NULL:
+            return None
+        self.load(state, buf)
+        return bool(self.ops.may_capture(buf, move))
+
     def perft(self, state, int depth):
         """Move sequences of exactly ``depth`` plies (GIL released)."""
         cdef unsigned char buf[STATE_BYTES]

@@ -845,6 +845,8 @@ cdef class Engine:
         sign = 1 if side == 0 else -1
         m = 0
         for i in range(n):
+            if self.ops.may_capture != NULL and not self.ops.may_capture(s, moves[i]):
+                continue
             child = kids + m * self.size
             self.ops.make_move(s, moves[i], child)
             gain = (self.ops.captured(child) - base) * sign
