@@ -4,7 +4,7 @@ state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 
 from libc.string cimport memcpy
 
-from bingwa.engine.core cimport Kernel
+from bingwa.engine.core cimport GAIN_UNKNOWN, Kernel
 from bingwa.engine.tworow_c cimport (
     PITS,
     TwoRowState,
@@ -132,6 +132,38 @@ cdef int may_capture(const void* vs, int move) noexcept nogil:
     return last >= lo and last < lo + 6 and (s.pits[last] == 1 or s.pits[last] == 2)
 
 
+cdef int move_gain(const void* vs, int move) noexcept nogil:
+    """The seeds ``move`` captures, without making it: exact for sowings
+    of fewer than 12 seeds (each pit passed once) that are no grand slam,
+    GAIN_UNKNOWN otherwise."""
+    cdef const OwareState* s = <const OwareState*> vs
+    cdef int seeds = s.pits[move]
+    cdef int last = move + seeds
+    cdef int lo = 6 - 6 * s.turn
+    cdef int chain = 0, row = 0, pit, d
+    if seeds >= 12:
+        return GAIN_UNKNOWN
+    if last >= PITS:
+        last -= PITS
+    if last < lo or last >= lo + 6:
+        return 0
+    # every pit of the opponent's row up to ``last`` gains one seed
+    pit = last
+    while pit >= lo and (s.pits[pit] == 1 or s.pits[pit] == 2):
+        chain += s.pits[pit] + 1
+        pit -= 1
+    if chain == 0:
+        return 0
+    for pit in range(lo, lo + 6):
+        d = pit - move
+        if d < 0:
+            d += PITS
+        row += s.pits[pit] + (d <= seeds)
+    if chain == row:  # a grand slam: the rule decides
+        return GAIN_UNKNOWN
+    return chain
+
+
 cdef void make_move(const void* s, int move, void* out) noexcept nogil:
     sow_and_capture(<const OwareState*> s, move, <OwareState*> out)
 
@@ -229,6 +261,7 @@ cdef class OwareKernel(Kernel):
         self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate
         self.ops.may_capture = may_capture
+        self.ops.move_gain = move_gain
 
     cdef int load(self, object state, void* out) except -1:
         return load_tworow(state, out, self.grandslam)

@@ -11,6 +11,7 @@ from libc.stdint cimport uint64_t
 
 cdef enum:
     STATE_BYTES = 128     # room for the largest state (Bao)
+    GAIN_UNKNOWN = -32768 # move_gain cannot tell without making the move
     MAX_MOVES = 256       # more than any variant's legal moves in a position
     MAX_PLY = 256         # deepest search or perft stack
 
@@ -25,6 +26,10 @@ ctypedef uint64_t (*key_fn)(const void* s) noexcept nogil
 ctypedef int (*int_fn)(const void* s) noexcept nogil
 # 0 when ``move`` in ``s`` surely captures nothing (a cheap test, no move made).
 ctypedef int (*move_fn)(const void* s, int move) noexcept nogil
+# Seeds ``move`` captures in ``s`` (the mover's gain: ``captured`` of the
+# child minus that of ``s``, from the mover's side) or GAIN_UNKNOWN; only
+# kernels whose every move passes the turn provide it.
+ctypedef int (*gain_fn)(const void* s, int move) noexcept nogil
 
 ctypedef struct Ops:
     int size                # bytes of the state struct
@@ -37,6 +42,7 @@ ctypedef struct Ops:
     end_fn repetition       # final scores when ``s`` repeats; NULL: no such rule
     int_fn evaluate         # static score, centi-seeds, side to move's view
     move_fn may_capture     # NULL: unknown (the search makes the move to see)
+    gain_fn move_gain       # NULL: unknown (the search makes the move to see)
 
 cdef uint64_t mix_key(const unsigned char* values, int n) noexcept nogil
 

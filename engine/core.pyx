@@ -96,6 +96,17 @@ cdef class Kernel:
         self.load(state, buf)
         return bool(self.ops.may_capture(buf, move))
 
+    def move_gain(self, state, int move):
+        """Seeds ``move`` captures, told without making it; None when the
+        kernel cannot tell (or has no such test)."""
+        cdef unsigned char buf[STATE_BYTES]
+        cdef int gain
+        if self.ops.move_gain == NULL:
+            return None
+        self.load(state, buf)
+        gain = self.ops.move_gain(buf, move)
+        return None if gain == GAIN_UNKNOWN else gain
+
     def perft(self, state, int depth):
         """Move sequences of exactly ``depth`` plies (GIL released)."""
         cdef unsigned char buf[STATE_BYTES]

@@ -36,7 +36,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from bingwa.engine.core cimport MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
+from bingwa.engine.core cimport GAIN_UNKNOWN, MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
 
 cdef extern from *:
     """
@@ -205,6 +205,7 @@ cdef class Engine:
     cdef int* moves                   # (MAX_PLY + 1) * MAX_MOVES
     cdef int* order                   # (MAX_PLY + 1) * MAX_MOVES
     cdef uint64_t* keys               # (MAX_PLY + 1) * MAX_MOVES: the children's keys
+    cdef unsigned char* ready         # (MAX_PLY + 1) * MAX_MOVES: child already made
     cdef int* pv                      # (MAX_PLY + 1) * (MAX_PLY + 1)
     cdef int pv_len[MAX_PLY + 1]
     cdef int killers[MAX_PLY + 1][2]
@@ -238,11 +239,12 @@ cdef class Engine:
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
         self.order = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
         self.keys = <uint64_t*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(uint64_t))
+        self.ready = <unsigned char*> calloc((MAX_PLY + 1) * MAX_MOVES, 1)
         self.pv = <int*> calloc((MAX_PLY + 1) * (MAX_PLY + 1), sizeof(int))
         self.filter = <uint16_t*> calloc(FILTER_SIZE, sizeof(uint16_t))
         self.roots = <RootMove*> calloc(MAX_MOVES, sizeof(RootMove))
         self.root_state = <unsigned char*> calloc(STATE_BYTES, 1)
-        if (self.moves == NULL or self.order == NULL or self.keys == NULL or self.pv == NULL
+        if (self.moves == NULL or self.order == NULL or self.keys == NULL or self.ready == NULL or self.pv == NULL
                 or self.filter == NULL or self.roots == NULL or self.root_state == NULL):
             raise MemoryError()
         for i in range(MAX_MOVES):
@@ -264,6 +266,7 @@ cdef class Engine:
         free(self.moves)
         free(self.order)
         free(self.keys)
+        free(self.ready)
         free(self.pv)
         free(self.filter)
         if self.roots != NULL:
@@ -628,7 +631,8 @@ cdef class Engine:
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
-        cdef int keyed
+        cdef unsigned char* ready = self.ready + ply * MAX_MOVES
+        cdef int keyed, lazy
         cdef TTEntry* entry
         cdef unsigned char* child
         cdef int* line
@@ -690,6 +694,9 @@ cdef class Engine:
         # the children's keys are computed as they are made when they will
         # probe the table: their buckets are fetched while the others are made
         keyed = depth - 1 >= self.tt_min_depth
+        # elsewhere, a kernel that tells a move's gain without making it
+        # lets the children be made only when picked (most never are)
+        lazy = not keyed and self.ops.move_gain != NULL
         base = self.ops.captured(s)
         sign = 1 if side == 0 else -1
         # Step 3.6. Principal variation search over the children
@@ -706,14 +713,17 @@ cdef class Engine:
                             order[i] = USED
                             continue
                         child = kids + i * self.size
-                        self.ops.make_move(s, moves[i], child)
-                        if keyed:
-                            keys[i] = self.ops.key(child)
-                            bingwa_prefetch(&self.table[keys[i] & self.mask])
-                        gain = (self.ops.captured(child) - base) * sign
                         code = moves[i]
+                        gain = self.ops.move_gain(s, code) if lazy else GAIN_UNKNOWN
+                        ready[i] = gain == GAIN_UNKNOWN
+                        if ready[i]:
+                            self.ops.make_move(s, code, child)
+                            if keyed:
+                                keys[i] = self.ops.key(child)
+                                bingwa_prefetch(&self.table[keys[i] & self.mask])
+                            gain = (self.ops.captured(child) - base) * sign
                         h = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
-                        if self.ops.side_to_move(child) == side:
+                        if ready[i] and self.ops.side_to_move(child) == side:
                             h += ORDER_EXTRA_TURN
                         if gain <= 0 and (code == self.killers[ply][0]
                                           or code == self.killers[ply][1]):
@@ -725,6 +735,8 @@ cdef class Engine:
                         pick = i
                 o = order[pick]
                 order[pick] = USED
+                if not ready[pick]:
+                    self.ops.make_move(s, moves[pick], kids + pick * self.size)
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
             # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
