@@ -331,14 +331,24 @@ class EngineServer:
                 job.halt()
 
     def _finish(self, eof: bool) -> None:
-        """``quit``: stop now and drop what waits. End of input: let the
+        """``quit``: stop now; every ``go`` already received still answers
+        its one bestmove (halted at once, with the commands queued before it),
+        and what waits after the last go is dropped. End of input: let the
         queued commands run, with unbounded searches stopped."""
         with self._cond:
             self._closing = True
             if eof:
                 self._supersede()
             else:
-                self._queue.clear()
+                waiting = list(self._queue)
+                last_go = max(
+                    (i for i, (_, job) in enumerate(waiting) if job is not None and job.kind == "go"),
+                    default=-1,
+                )
+                self._queue = collections.deque(
+                    (words, job) for words, job in waiting[: last_go + 1]
+                    if job is None or job.kind == "go"
+                )
                 for job in self._jobs():
                     job.halt()
             self._cond.notify_all()

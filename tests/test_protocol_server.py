@@ -311,6 +311,18 @@ def test_quit_during_a_search_gives_its_bestmove_and_ends():
         len([line for line in session.lines if line.startswith("bestmove")]) == 1
 
 
+def test_quit_right_after_go_still_answers_that_go_once():
+    # quit may arrive before the worker has taken the go off its queue: the
+    # go is still answered (halted at once), and nothing after it runs
+    for _ in range(20):
+        session = ServerSession(BusyBot())
+        session.send("position startpos", "go infinite", "quit", "query p1turn")
+        session.thread.join(5)
+        assert not session.thread.is_alive()
+        assert len([line for line in session.lines if line.startswith("bestmove")]) == 1
+        assert not [line for line in session.lines if line.startswith("response")]
+
+
 def test_end_of_input_finishes_queued_searches_and_stops_unbounded_ones():
     session = ServerSession(find_bot("random")())
     session.send("position startpos", "go depth 1", "go infinite", "go depth 1")
