@@ -844,7 +844,8 @@ cdef class Engine:
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int* order = self.order + ply * MAX_MOVES
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
-        cdef int best, value, i, pick, m, base, sign, gain, same
+        cdef unsigned char* ready = self.ready + ply * MAX_MOVES
+        cdef int best, value, i, pick, m, base, sign, gain, same, code
         cdef unsigned char* child
         cdef int* line
         cdef int* sub
@@ -857,11 +858,16 @@ cdef class Engine:
         sign = 1 if side == 0 else -1
         m = 0
         for i in range(n):
-            if self.ops.may_capture != NULL and not self.ops.may_capture(s, moves[i]):
+            code = moves[i]
+            if self.ops.may_capture != NULL and not self.ops.may_capture(s, code):
                 continue
-            child = kids + m * self.size
-            self.ops.make_move(s, moves[i], child)
-            gain = (self.ops.captured(child) - base) * sign
+            # a capture told without making it is made only when picked
+            gain = self.ops.move_gain(s, code) if self.ops.move_gain != NULL else GAIN_UNKNOWN
+            ready[m] = gain == GAIN_UNKNOWN
+            if ready[m]:
+                child = kids + m * self.size
+                self.ops.make_move(s, code, child)
+                gain = (self.ops.captured(child) - base) * sign
             if gain >= QS_MIN_GAIN:
                 order[m] = gain
                 moves[m] = moves[i]
@@ -873,6 +879,8 @@ cdef class Engine:
                     pick = i
             order[pick] = USED
             child = kids + pick * self.size
+            if not ready[pick]:
+                self.ops.make_move(s, moves[pick], child)
             same = self.ops.side_to_move(child) == side
             if same:
                 value = self.qsearch(child, ply + 1, alpha, beta, qply + 1)
