@@ -44,7 +44,29 @@ ctypedef struct Ops:
     move_fn may_capture     # NULL: unknown (the search makes the move to see)
     gain_fn move_gain       # NULL: unknown (the search makes the move to see)
 
-cdef uint64_t mix_key(const unsigned char* values, int n) noexcept nogil
+cdef inline uint64_t mix_key(const unsigned char* values, int n) noexcept nogil:
+    """64-bit key of ``n`` small values (the same as kernel.mix_key in
+    Python): they are read 8 at a time as little-endian words (the last one
+    zero-padded), each mixed in with a multiply and a shift, then the
+    splitmix64 finaliser. Inline: compiled into each kernel."""
+    cdef uint64_t h = 0xCBF29CE484222325ULL
+    cdef uint64_t w
+    cdef int i = 0, j
+    while i < n:
+        w = 0
+        j = min(8, n - i) - 1
+        while j >= 0:
+            w = (w << 8) | values[i + j]
+            j -= 1
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL
+        h ^= h >> 29
+        i += 8
+    h ^= h >> 30
+    h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 27
+    h *= 0x94D049BB133111EBULL
+    h ^= h >> 31
+    return h
 
 cdef class Kernel:
     cdef Ops ops

@@ -8,21 +8,6 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 
 
-cdef uint64_t mix_key(const unsigned char* values, int n) noexcept nogil:
-    """FNV-1a over ``n`` small values, then the splitmix64 finaliser (the
-    same as kernel.mix_key in Python)."""
-    cdef uint64_t h = 0xCBF29CE484222325ULL
-    cdef int i
-    for i in range(n):
-        h = (h ^ values[i]) * 0x100000001B3ULL
-    h ^= h >> 30
-    h *= 0xBF58476D1CE4E5B9ULL
-    h ^= h >> 27
-    h *= 0x94D049BB133111EBULL
-    h ^= h >> 31
-    return h
-
-
 cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,
                                 unsigned char* stack) noexcept nogil:
     """Move sequences of exactly ``depth`` plies; bulk-counted at the last

@@ -20,16 +20,20 @@ from typing import Any
 from .errors import ExtensionMissingError
 
 MASK64 = (1 << 64) - 1
-FNV_OFFSET = 0xCBF29CE484222325
-FNV_PRIME = 0x100000001B3
+KEY_SEED = 0xCBF29CE484222325
+KEY_MUL = 0x9E3779B97F4A7C15
 
 
 def mix_key(values: Any) -> int:
-    """64-bit key of a sequence of small integers: FNV-1a over the values,
-    then the splitmix64 finaliser. The compiled kernels compute the same."""
-    h = FNV_OFFSET
-    for v in values:
-        h = ((h ^ v) * FNV_PRIME) & MASK64
+    """64-bit key of a sequence of small integers (bytes): read 8 at a time
+    as little-endian words (the last one zero-padded), each mixed in with a
+    multiply and a shift, then the splitmix64 finaliser. The compiled
+    kernels compute the same (core.pxd)."""
+    data = bytes(v & 0xFF for v in values)
+    h = KEY_SEED
+    for i in range(0, len(data), 8):
+        h = ((h ^ int.from_bytes(data[i:i + 8], "little")) * KEY_MUL) & MASK64
+        h ^= h >> 29
     h ^= h >> 30
     h = (h * 0xBF58476D1CE4E5B9) & MASK64
     h ^= h >> 27
