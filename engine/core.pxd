@@ -44,29 +44,47 @@ ctypedef struct Ops:
     move_fn may_capture     # NULL: unknown (the search makes the move to see)
     gain_fn move_gain       # NULL: unknown (the search makes the move to see)
 
-cdef inline uint64_t mix_key(const unsigned char* values, int n) noexcept nogil:
-    """64-bit key of ``n`` small values (the same as kernel.mix_key in
-    Python): they are read 8 at a time as little-endian words (the last one
-    zero-padded), each mixed in with a multiply and a shift, then the
-    splitmix64 finaliser. Inline: compiled into each kernel."""
-    cdef uint64_t h = 0xCBF29CE484222325ULL
-    cdef uint64_t w
-    cdef int i = 0, j
-    while i < n:
-        w = 0
-        j = min(8, n - i) - 1
-        while j >= 0:
-            w = (w << 8) | values[i + j]
-            j -= 1
-        h = (h ^ w) * 0x9E3779B97F4A7C15ULL
-        h ^= h >> 29
-        i += 8
+cdef inline uint64_t load_le64(const unsigned char* p) noexcept nogil:
+    """8 bytes as a little-endian word (compilers make it one load)."""
+    return (<uint64_t> p[0] | <uint64_t> p[1] << 8 | <uint64_t> p[2] << 16
+            | <uint64_t> p[3] << 24 | <uint64_t> p[4] << 32 | <uint64_t> p[5] << 40
+            | <uint64_t> p[6] << 48 | <uint64_t> p[7] << 56)
+
+
+cdef inline uint64_t mix_word(uint64_t h, uint64_t w) noexcept nogil:
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 29)
+
+
+cdef inline uint64_t finish_key(uint64_t h) noexcept nogil:
+    """The splitmix64 finaliser."""
     h ^= h >> 30
     h *= 0xBF58476D1CE4E5B9ULL
     h ^= h >> 27
     h *= 0x94D049BB133111EBULL
-    h ^= h >> 31
-    return h
+    return h ^ (h >> 31)
+
+
+cdef inline uint64_t mix_key(const unsigned char* values, int n) noexcept nogil:
+    """64-bit key of ``n`` small values (the same as kernel.mix_key in
+    Python): they are read 8 at a time as little-endian words (the last one
+    zero-padded), each mixed in with a multiply and a shift (mix_word), then
+    the splitmix64 finaliser. Inline: compiled into each kernel."""
+    cdef uint64_t h = 0xCBF29CE484222325ULL
+    cdef uint64_t w
+    cdef int i = 0, j
+    while i + 8 <= n:
+        h = mix_word(h, load_le64(values + i))
+        i += 8
+    if i < n:
+        w = 0
+        j = n - 1
+        while j >= i:
+            w = (w << 8) | values[j]
+            j -= 1
+        h = mix_word(h, w)
+    return finish_key(h)
+
 
 cdef class Kernel:
     cdef Ops ops

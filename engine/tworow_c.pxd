@@ -9,7 +9,7 @@ key's input, in the order of the pure kernels' key_values.
 
 from libc.stdint cimport uint64_t
 
-from bingwa.engine.core cimport mix_key
+from bingwa.engine.core cimport finish_key, load_le64, mix_word
 
 cdef enum:
     PITS = 12
@@ -44,7 +44,11 @@ cdef inline int own_rows_end(const void* vs, int nmoves, int* scores) noexcept n
 
 
 cdef inline uint64_t tworow_key(const void* s) noexcept nogil:
-    return mix_key(<const unsigned char*> s, 15)
+    """mix_key of the first 15 bytes, the second word read whole (the
+    16th byte, ``rule``, masked off)."""
+    cdef const unsigned char* p = <const unsigned char*> s
+    return finish_key(mix_word(mix_word(0xCBF29CE484222325ULL, load_le64(p)),
+                               load_le64(p + 8) & 0x00FFFFFFFFFFFFFFULL))
 
 
 cdef inline int tworow_side_to_move(const void* s) noexcept nogil:
