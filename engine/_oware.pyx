@@ -96,16 +96,15 @@ cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
     cdef OwareState child
     cdef bint starving = (s.pits[opp] | s.pits[opp + 1] | s.pits[opp + 2]
                           | s.pits[opp + 3] | s.pits[opp + 4] | s.pits[opp + 5]) == 0
+    # (branch-free: every pit is written, the count moves on only for legal ones)
     if starving:  # rule 5: feed if any move does
         for i in range(6):
-            if s.pits[own + i] > 5 - i:
-                moves[n] = own + i
-                n += 1
+            moves[n] = own + i
+            n += s.pits[own + i] > 5 - i
     if n == 0:  # not starving, or no move feeds (the seed: sow in your row)
         for i in range(own, own + 6):
-            if s.pits[i]:
-                moves[n] = i
-                n += 1
+            moves[n] = i
+            n += s.pits[i] != 0
     if s.rule == FORBIDDEN and n:
         k = 0
         for i in range(n):
