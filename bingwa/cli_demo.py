@@ -1,5 +1,6 @@
 """``bingwa demo``: the README's main job on a fresh machine: perft and a
-few games between the built-in bots on every variant."""
+few games between the alpha-beta engine and the greedy bot on every
+variant, colours alternated."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import click
 from bingwa.cli import main
 
 
-def play_game(variant, south, north, max_moves: int = 400):
+def play_game(variant, south, north, depth: int = 4, max_moves: int = 400):
     """A game between two bots at their fastest settings; returns the
     final Position."""
     from bingwa.engine import Position
@@ -23,7 +24,7 @@ def play_game(variant, south, north, max_moves: int = 400):
     for _ in range(max_moves):
         if pos.is_over():
             break
-        result = bots[pos.turn].go(pos, Limits(depth=2), lambda info: None, stop)
+        result = bots[pos.turn].go(pos, Limits(depth=depth), lambda info: None, stop)
         pos.push(result.best)
     return pos
 
@@ -31,8 +32,9 @@ def play_game(variant, south, north, max_moves: int = 400):
 @main.command()
 @click.option("--games", default=4, show_default=True, help="Games per variant.")
 @click.option("--depth", default=7, show_default=True, help="perft depth.")
-def demo(games: int, depth: int) -> None:
-    """perft and a few bot games on every variant."""
+@click.option("--search-depth", default=4, show_default=True, help="Depth of every move's search.")
+def demo(games: int, depth: int, search_depth: int) -> None:
+    """perft and alpha-beta against greedy on every variant."""
     from bingwa.bots import find_bot
     from bingwa.engine import Position, find_variant, variant_names
 
@@ -42,20 +44,21 @@ def demo(games: int, depth: int) -> None:
         count = Position(variant).perft(depth)
         elapsed = time.perf_counter() - start
         click.echo(f"{name}: perft({depth}) = {count} in {elapsed:.3f} s")
-        tally = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
+        wins = {"alphabeta": 0, "greedy": 0, "draw": 0}
         for game in range(games):
-            players = [find_bot("greedy")(), find_bot("random")()]
-            for i, bot in enumerate(players):
-                bot.set_option("Seed", str(game * 2 + i))
+            greedy = find_bot("greedy")()
+            greedy.set_option("Seed", str(game))
+            players = [find_bot("alphabeta")(), greedy]
             if game % 2:
                 players.reverse()
-            pos = play_game(variant, *players)
+            pos = play_game(variant, *players, depth=search_depth)
             outcome = pos.outcome()
             result = outcome.result() if outcome else "*"
-            tally[result] = tally.get(result, 0) + 1
+            winner = outcome.winner if outcome else None
+            wins[type(players[winner]).name if winner is not None else "draw"] += 1
             names = " vs ".join(type(b).name for b in players)
             how = outcome.termination.value if outcome else "move cap"
             scores = outcome.scores if outcome else pos.scores()
             click.echo(f"  game {game + 1}: {names}: {result} ({how}, "
                        f"{len(pos.move_stack)} moves, final scores {scores[0]}-{scores[1]})")
-        click.echo("  results: " + ", ".join(f"{k} x{v}" for k, v in tally.items() if v))
+        click.echo("  wins: " + ", ".join(f"{k} {v}" for k, v in wins.items()))

@@ -67,3 +67,4 @@ def test_demo_plays_games_on_every_variant():
     assert result.exit_code == 0, result.output
     assert "oware: perft(4) = 1014" in result.output
     assert result.output.count("game 2:") >= 3
+    assert "alphabeta vs greedy" in result.output and "wins: alphabeta" in result.output
