@@ -51,7 +51,7 @@ def demo(games: int, depth: int, search_depth: int) -> None:
             players = [find_bot("alphabeta")(), greedy]
             if game % 2:
                 players.reverse()
-            pos = play_game(variant, *players, depth=search_depth)
+            pos = play_game(variant, players[0], players[1], depth=search_depth)
             outcome = pos.outcome()
             result = outcome.result() if outcome else "*"
             winner = outcome.winner if outcome else None

@@ -11,7 +11,7 @@ from libc.stdint cimport uint64_t
 
 cdef enum:
     STATE_BYTES = 128     # room for the largest state (Bao)
-    GAIN_UNKNOWN = -32768 # move_gain cannot tell without making the move
+    GAIN_UNKNOWN = -32768  # move_gain cannot tell without making the move
     MAX_MOVES = 256       # more than any variant's legal moves in a position
     MAX_PLY = 256         # deepest search or perft stack
 

@@ -5,7 +5,6 @@ perft. Each variant module subclasses Kernel, fills ``ops`` and implements
 load/dump between the Python state tuple and its C struct."""
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport uint64_t
 
 
 cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,

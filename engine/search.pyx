@@ -244,8 +244,9 @@ cdef class Engine:
         self.filter = <uint16_t*> calloc(FILTER_SIZE, sizeof(uint16_t))
         self.roots = <RootMove*> calloc(MAX_MOVES, sizeof(RootMove))
         self.root_state = <unsigned char*> calloc(STATE_BYTES, 1)
-        if (self.moves == NULL or self.order == NULL or self.keys == NULL or self.ready == NULL or self.pv == NULL
-                or self.filter == NULL or self.roots == NULL or self.root_state == NULL):
+        if (self.moves == NULL or self.order == NULL or self.keys == NULL
+                or self.ready == NULL or self.pv == NULL or self.filter == NULL
+                or self.roots == NULL or self.root_state == NULL):
             raise MemoryError()
         for i in range(MAX_MOVES):
             self.roots[i].pv = <int*> calloc(MAX_PLY, sizeof(int))
