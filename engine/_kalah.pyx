@@ -151,6 +151,7 @@ cdef class KalahKernel(Kernel):
         self.ops.captured = captured
         self.ops.repetition = NULL
         self.ops.evaluate = evaluate
+        self.ops.table_depth = 2  # a leaf costs less than a table probe
 
     cdef int load(self, object state, void* out) except -1:
         cdef KalahState* s = <KalahState*> out

@@ -261,6 +261,7 @@ cdef class OwareKernel(Kernel):
         self.ops.evaluate = evaluate
         self.ops.may_capture = may_capture
         self.ops.move_gain = move_gain
+        self.ops.table_depth = 2  # a leaf costs less than a table probe
 
     cdef int load(self, object state, void* out) except -1:
         return load_tworow(state, out, self.grandslam)

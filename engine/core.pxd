@@ -43,6 +43,10 @@ ctypedef struct Ops:
     int_fn evaluate         # static score, centi-seeds, side to move's view
     move_fn may_capture     # NULL: unknown (the search makes the move to see)
     gain_fn move_gain       # NULL: unknown (the search makes the move to see)
+    # A search hint, not a rule: the search uses its table at nodes this far
+    # from the horizon or more (0: the search's default, 1). 2 pays where a
+    # leaf costs less than a table probe missing the cache (Oware, Kalah).
+    int table_depth
 
 cdef inline uint64_t load_le64(const unsigned char* p) noexcept nogil:
     """8 bytes as a little-endian word (compilers make it one load)."""

@@ -89,7 +89,8 @@ cdef enum:
     ORDER_EXTRA_TURN = 1 << 15
     ORDER_KILLER = 1 << 14
 
-    TT_MIN_DEPTH = 1           # the table is used this far from the horizon and more
+    TT_MIN_DEPTH = 1           # the table is used this far from the horizon and more,
+                               # unless the kernel's Ops.table_depth says otherwise
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
@@ -233,7 +234,8 @@ cdef class Engine:
     cdef int extension_ply            # extensions stop at this ply
     cdef public int capture_extension
     cdef public int ext_pct
-    cdef public int tt_min_depth
+    cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
+    cdef int table_depth              # in force for this search
 
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
@@ -259,7 +261,8 @@ cdef class Engine:
         self.qsearch_enabled = 1
         self.capture_extension = 1
         self.ext_pct = 200
-        self.tt_min_depth = TT_MIN_DEPTH
+        self.tt_min_depth = 0
+        self.table_depth = TT_MIN_DEPTH
         self.resize(hash_mb)
         self.clear()
 
@@ -409,6 +412,7 @@ cdef class Engine:
         memset(self.root_state, 0, STATE_BYTES)
         kernel.load(state, self.root_state)
         self.check_repetition = self.ops.repetition != NULL
+        self.table_depth = self.tt_min_depth or self.ops.table_depth or TT_MIN_DEPTH
         # the game's keys and the counting filter
         memset(self.filter, 0, FILTER_SIZE * sizeof(uint16_t))
         keys = list(history_keys) if self.check_repetition else []
@@ -653,7 +657,7 @@ cdef class Engine:
 
         # Step 3.2. The end of the game, by the rules or by repetition (the
         # table's bucket is fetched from memory meanwhile)
-        if depth >= self.tt_min_depth:
+        if depth >= self.table_depth:
             bingwa_prefetch(&self.table[key & self.mask])
         n = self.ops.gen_moves(s, moves)
         side = self.ops.side_to_move(s)
@@ -671,7 +675,7 @@ cdef class Engine:
 
         # Step 3.4. Transposition table lookup
         tt_index = -1
-        entry = self.probe(key) if depth >= self.tt_min_depth else NULL
+        entry = self.probe(key) if depth >= self.table_depth else NULL
         if entry != NULL:
             tt_index = <int> entry.move - 1
             if tt_index >= n:
@@ -694,7 +698,7 @@ cdef class Engine:
         made = 0
         # the children's keys are computed as they are made when they will
         # probe the table: their buckets are fetched while the others are made
-        keyed = depth - 1 >= self.tt_min_depth
+        keyed = depth - 1 >= self.table_depth
         # elsewhere, a kernel that tells a move's gain without making it
         # lets the children be made only when picked (most never are)
         lazy = not keyed and self.ops.move_gain != NULL
@@ -794,7 +798,7 @@ cdef class Engine:
         # Step 3.7. Remember the result (the best move by its index in the
         # kernel's generation order; none after a fail-low)
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        if depth >= self.tt_min_depth:
+        if depth >= self.table_depth:
             self.store(key, to_table(best, ply), bound, depth,
                        best_index if bound != BOUND_UPPER else -1)
         return best
