@@ -74,6 +74,29 @@ def test_misbehaving_engines_lose_as_they_fail_and_the_run_finishes(tmp_path):
         assert sum(1 for m in game.moves if m.side == bad_side) == 2
 
 
+# An engine of Oware only: no UCI_Variant option (and not bingwa's start-up time).
+OWARE_ONLY = (sys.executable, "-c", "import sys\n"
+              "for line in sys.stdin:\n"
+              "    word = line.strip()\n"
+              "    if word == 'uci': print('id name oware-only', 'uciok', sep='\\n', flush=True)\n"
+              "    elif word == 'isready': print('readyok', flush=True)\n"
+              "    elif word == 'quit': break\n")
+
+
+def test_an_engine_that_cannot_play_the_variant_abandons_the_game(tmp_path):
+    config = RunConfig("round-robin", (fixture("good"), EngineSpec("oware-only", OWARE_ONLY)), ("kalah",),
+                       TimeControl(depth=1), rounds=1, openings=OpeningsConfig(plies=0), concurrency=1)
+    store = Store(tmp_path / "variant.sqlite")
+    summary = Tournament.create(store, config).run()
+    games = store.games(summary.run_id)
+    assert len(games) == 2
+    for game in games:
+        side = "south" if game.planned.south == "oware-only" else "north"
+        assert game.termination == Termination.ABANDONED.value and game.loser == "oware-only"
+        assert game.detail == (f"oware-only ({side}): abandoned: the engine offers no UCI_Variant "
+                               "option: it cannot play kalah")
+
+
 def bot(name: str) -> EngineSpec:
     return EngineSpec(name, (*BINGWA, "engine", "--bot", name))
 
