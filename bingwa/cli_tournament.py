@@ -4,6 +4,7 @@ they did (bingwa.tournament)."""
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import sys
@@ -35,6 +36,21 @@ def _limit_options(f):
     return f
 
 
+def _seconds(ctx: click.Context, param: click.Parameter, text: str) -> float:
+    """A timeout in seconds: a finite number more than 0, else one error
+    line (and ``bingwa sprt``'s exit status for an error, 3)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        message = f"{param.opts[0]} takes a number of seconds more than 0, not {text.strip() or repr(text)}"
+        if ctx.command.name == "sprt":
+            _sprt_fail(message)
+        fail(message)
+    return value
+
+
 def _run_options(f):
     for option in reversed((
         click.option("--concurrency", "-j", type=click.IntRange(1), default=None,
@@ -56,6 +72,13 @@ def _run_options(f):
                      help="Milliseconds an engine may overrun its clock before it loses on time."),
         click.option("--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
                      help="Seconds a move may take when there is no clock (fixed nodes or depth)."),
+        click.option("--ready-timeout", default="5", show_default=True, callback=_seconds,
+                     metavar="SECONDS",
+                     help="Seconds an engine may take to answer isready with readyok (before every "
+                          "move, and when pinged after a second of silence in a search); later is a stall."),
+        click.option("--start-timeout", default="10", show_default=True, callback=_seconds,
+                     metavar="SECONDS",
+                     help="Seconds a starting engine may take to answer uci with uciok; later is a stall."),
         click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
                      help="local worker threads, or batches of game pairs as Ray tasks."),
         click.option("--address", default=None, help="The Ray cluster to join (default: a local Ray)."),
@@ -225,7 +248,8 @@ def _open_store(path: str, must_exist: bool = False):
 def tournament(engines, bots, variant_names_, all_variants, gauntlet, rounds, anchor, resume,
                run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies,
                opening_margin, seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin,
-               timeout, backend, address, batch_pairs, progress_kind, report_path, log_path) -> None:
+               timeout, ready_timeout, start_timeout, backend, address, batch_pairs, progress_kind,
+               report_path, log_path) -> None:
     """Play engines against each other on one variant, several or all
     (round-robin or gauntlet), each opening twice with colours swapped,
     and rate them. Every finished game is stored at once: --resume
@@ -240,7 +264,8 @@ def tournament(engines, bots, variant_names_, all_variants, gauntlet, rounds, an
             rounds=rounds, gauntlet=gauntlet, anchor=anchor, concurrency=concurrency,
             openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
             seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
-            move_cap=move_cap, time_margin=time_margin, timeout=timeout, batch_pairs=batch_pairs,
+            move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
+            start_timeout=start_timeout, batch_pairs=batch_pairs,
         )
     summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
                     backend=backend, address=address, progress_kind=progress_kind)
@@ -251,13 +276,19 @@ def tournament(engines, bots, variant_names_, all_variants, gauntlet, rounds, an
     _write_report(store, summary.run_id, report_path)
 
 
+def _ms(seconds: float) -> int:
+    """Seconds as whole milliseconds, at least 1 (0.0004 s is not 0)."""
+    return max(1, round(seconds * 1000))
+
+
 def _config(kind, specs, variants, control, **kw: Any):
     from bingwa.tournament.config import OpeningsConfig, RunConfig
     from bingwa.tournament.referee import Adjudication, Rules
     from bingwa.tournament.schedule import ScheduleError
 
     rules = Rules(kw["time_margin"], round(kw["timeout"] * 1000),
-                  Adjudication(kw["adjudicate_margin"], kw["adjudicate_plies"], kw["move_cap"]))
+                  Adjudication(kw["adjudicate_margin"], kw["adjudicate_plies"], kw["move_cap"]),
+                  ready_timeout_ms=_ms(kw["ready_timeout"]), start_timeout_ms=_ms(kw["start_timeout"]))
     openings = OpeningsConfig(file=kw["openings_file"], plies=kw["opening_plies"],
                               margin_cp=kw["opening_margin"], seed=kw["seed"])
     try:
@@ -317,8 +348,8 @@ def _sprt_fail(message: str) -> NoReturn:
 @_run_options
 def sprt(new_cmd, base_cmd, variant_name, elo0, elo1, alpha, beta, model, max_games, resume, run_id,
          db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies, opening_margin,
-         seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin, timeout, backend, address,
-         batch_pairs, progress_kind, report_path, log_path) -> None:
+         seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin, timeout, ready_timeout,
+         start_timeout, backend, address, batch_pairs, progress_kind, report_path, log_path) -> None:
     """Sequential test: is NEW stronger than BASE by ELO1 rather than ELO0?
     Colour-reversed pairs, pentanomial GSPRT on normalised Elo (fishtest,
     fastchess). Exit status: 0 H1 accepted, 1 H0 accepted, 2 inconclusive
@@ -341,7 +372,8 @@ def sprt(new_cmd, base_cmd, variant_name, elo0, elo1, alpha, beta, model, max_ga
             rounds=None, sprt=test, max_games=max_games, anchor="base", concurrency=concurrency,
             openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
             seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
-            move_cap=move_cap, time_margin=time_margin, timeout=timeout, batch_pairs=batch_pairs,
+            move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
+            start_timeout=start_timeout, batch_pairs=batch_pairs,
         )
     summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
                     backend=backend, address=address, progress_kind=progress_kind)

@@ -15,7 +15,8 @@ a referee ends the game (``termination``):
 - EngineStall: no ``uciok``/``readyok`` in time;
 - EngineTimeout: no ``bestmove`` in time;
 - EngineIllegalMove / EngineUnparsableMove: the ``bestmove`` is not a legal
-  move / not a move of the variant at all.
+  move / not a move of the variant at all;
+- EngineVariantError: what a referee makes of set_variant's ValueError.
 
 Transports (transport.py) carry the lines: a process, a server on a
 thread, or a script of exact lines for tests.
@@ -44,6 +45,7 @@ from .errors import (
     EngineStartError,
     EngineTimeout,
     EngineUnparsableMove,
+    EngineVariantError,
 )
 from .transport import (
     Clock,
@@ -58,8 +60,8 @@ from .wire import CommandError, format_go, normalise_name, parse_info, parse_opt
 __all__ = [
     "Engine", "EngineCrash", "EngineError", "EngineIllegalMove", "EngineMoveError",
     "EngineStall", "EngineStartError", "EngineTimeout", "EngineUnparsableMove",
-    "InProcessTransport", "PlayResult", "ProcessTransport", "ScriptedTransport", "Search",
-    "StreamTransport", "Transport",
+    "EngineVariantError", "InProcessTransport", "PlayResult", "ProcessTransport",
+    "ScriptedTransport", "Search", "StreamTransport", "Transport",
 ]
 
 

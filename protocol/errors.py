@@ -1,7 +1,9 @@
 """The failures of an engine, as the client tells them apart.
 
 Each names the command that triggered it and the last lines exchanged,
-and maps to the way a referee ends the game (``termination``).
+and maps to the way a referee ends the game (``termination``). The
+tournament's referee raises and reports these same types: one hierarchy
+for every engine failure.
 """
 
 from __future__ import annotations
@@ -71,3 +73,12 @@ class EngineIllegalMove(EngineMoveError):
 
 class EngineUnparsableMove(EngineMoveError):
     """A ``bestmove`` that names no move of the variant at all."""
+
+
+class EngineVariantError(EngineError):
+    """The engine cannot play the variant asked for: it offers no
+    ``UCI_Variant`` option, or its dialect cannot write the variant.
+    Engine.set_variant says so with a ValueError; a referee raises this
+    for it, and the game is abandoned rather than lost over the board."""
+
+    termination = Termination.ABANDONED

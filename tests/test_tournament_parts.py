@@ -12,10 +12,11 @@ import pytest
 
 from bingwa.engine import Position, Termination
 from bingwa.engine.limits import Info
+from bingwa.protocol.errors import EngineCrash, EngineStall
 from bingwa.tournament.config import OpeningsConfig, RunConfig
 from bingwa.tournament.model import EngineSpec, EngineSpecError, PlannedGame, PlayedGame, PlayedMove
 from bingwa.tournament.openings import OpeningError, negamax_margin, random_openings, read_openings
-from bingwa.tournament.players import EngineCrashed, EngineStalled, InProcessPlayer, Reply
+from bingwa.tournament.players import InProcessPlayer, Reply
 from bingwa.tournament.referee import Aborted, Adjudication, Rules, play_game
 from bingwa.tournament.runner import Tournament
 from bingwa.tournament.schedule import ScheduleError, matchups, plan
@@ -298,8 +299,8 @@ def test_a_move_of_an_empty_pit_is_illegal():
 
 
 @pytest.mark.parametrize("failure, termination", [
-    (EngineCrashed("the engine ended with status 3", ["> go nodes 10"]), Termination.CRASH),
-    (EngineStalled("no readyok within 1 s"), Termination.STALL),
+    (EngineCrash("the engine ended with status 3", transcript=["> go nodes 10"]), Termination.CRASH),
+    (EngineStall("no readyok within 1 s"), Termination.STALL),
 ])
 def test_engine_failures_lose_with_their_termination(failure, termination):
     south = Scripted("south", lambda p: failure if len(p.move_stack) > 3 else first_legal(p))
@@ -307,6 +308,30 @@ def test_engine_failures_lose_with_their_termination(failure, termination):
     assert game.termination == termination.value
     assert game.result == "0-1" and game.loser == "south"
     assert str(failure) in game.detail
+
+
+def test_a_players_failure_is_detailed_with_its_command_and_last_lines():
+    stall = EngineStall("no readyok within 1.000 s", command="go depth 1",
+                        transcript=["> go depth 1", "> isready"])
+    south = Scripted("south", lambda p: stall if p.move_stack else first_legal(p))
+    game = referee((south, Scripted("north", first_legal)))
+    assert game.detail == ("south (south): stall: no readyok within 1.000 s\n"
+                           "after: go depth 1\n"
+                           "last lines:\n  > go depth 1\n  > isready")
+
+
+def test_the_referees_verdict_is_detailed_with_the_commands_that_asked_for_the_move():
+    slow = Scripted("north", first_legal, elapsed_ms=700)
+    tc = TimeControl(base_ms=1000)
+    game = referee((Scripted("south", first_legal), slow), tc=tc, rules=Rules(margin_ms=50))
+    position = Position("oware")
+    position.push_all(m.move for m in game.moves)  # where North overran
+    assert game.detail == ("north (north): time forfeit: 700 ms used, the clock allowed 300 ms\n"
+                           f"go for {position.text()}")
+    illegal = referee((Scripted("south", lambda p: "z"), Scripted("north", first_legal)))
+    assert illegal.detail == ("south (south): illegal move: illegal move 'z': 'z' is not a pit "
+                              "letter (South a-f, North A-F)\n"
+                              f"go for {Position('oware').text()}")
 
 
 def test_overrunning_the_clock_is_a_time_forfeit():

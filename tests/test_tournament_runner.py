@@ -74,6 +74,29 @@ def test_misbehaving_engines_lose_as_they_fail_and_the_run_finishes(tmp_path):
         assert sum(1 for m in game.moves if m.side == bad_side) == 2
 
 
+# An engine of Oware only: no UCI_Variant option (and not bingwa's start-up time).
+OWARE_ONLY = (sys.executable, "-c", "import sys\n"
+              "for line in sys.stdin:\n"
+              "    word = line.strip()\n"
+              "    if word == 'uci': print('id name oware-only', 'uciok', sep='\\n', flush=True)\n"
+              "    elif word == 'isready': print('readyok', flush=True)\n"
+              "    elif word == 'quit': break\n")
+
+
+def test_an_engine_that_cannot_play_the_variant_abandons_the_game(tmp_path):
+    config = RunConfig("round-robin", (fixture("good"), EngineSpec("oware-only", OWARE_ONLY)), ("kalah",),
+                       TimeControl(depth=1), rounds=1, openings=OpeningsConfig(plies=0), concurrency=1)
+    store = Store(tmp_path / "variant.sqlite")
+    summary = Tournament.create(store, config).run()
+    games = store.games(summary.run_id)
+    assert len(games) == 2
+    for game in games:
+        side = "south" if game.planned.south == "oware-only" else "north"
+        assert game.termination == Termination.ABANDONED.value and game.loser == "oware-only"
+        assert game.detail == (f"oware-only ({side}): abandoned: the engine offers no UCI_Variant "
+                               "option: it cannot play kalah")
+
+
 def bot(name: str) -> EngineSpec:
     return EngineSpec(name, (*BINGWA, "engine", "--bot", name))
 
@@ -166,6 +189,48 @@ def test_a_run_killed_with_sigkill_resumes_to_exactly_the_planned_games(tmp_path
     assert indices == list(range(planned))
     assert con.execute("SELECT status FROM runs").fetchone()[0] == "finished"
     assert f"{planned} games ({planned - stored} played now)" in done.stdout
+
+
+def fixture_arg(name: str, *flags: str) -> str:
+    """``-e``'s spec of the fixture engine."""
+    return f"name={name} cmd='{sys.executable} {FIXTURE} {' '.join(flags)}'"
+
+
+@pytest.mark.parametrize("ready_timeout, forfeited", [("0.4", True), ("6", False)])
+def test_a_late_readyok_is_a_stall_under_a_short_ready_timeout_only(tmp_path, ready_timeout, forfeited):
+    # From its third move on, "late" answers isready 1.2 s late: three times
+    # the short timeout, a fifth of the long one. The move cap of 6 plies
+    # leaves one late answer a game.
+    db = str(tmp_path / "late.sqlite")
+    done = run_cli("tournament", "-e", fixture_arg("late", "--slow-readyok-after", "2", "1200"),
+                   "-e", fixture_arg("good"), "-v", "oware", "--rounds", "1", "--depth", "1",
+                   "--opening-plies", "0", "--move-cap", "6", "-j", "1",
+                   "--ready-timeout", ready_timeout, "--db", db, "--progress", "none")
+    assert done.returncode == 0, done.stderr
+    games = Store(db).games()
+    assert len(games) == 2
+    for game in games:
+        if forfeited:
+            assert game.termination == Termination.STALL.value and game.loser == "late", game.detail
+            assert "no readyok within 0.400 s" in game.detail
+            late_side = 0 if game.planned.south == "late" else 1
+            assert sum(1 for m in game.moves if m.side == late_side) == 2
+        else:
+            assert game.termination == Termination.MOVE_CAP.value and game.loser is None, game.detail
+
+
+def test_an_engine_without_uciok_is_a_stall_after_the_start_timeout(tmp_path):
+    db = str(tmp_path / "mute.sqlite")
+    done = run_cli("tournament", "-e", fixture_arg("mute", "--no-uciok"), "-e", fixture_arg("good"),
+                   "-v", "oware", "--rounds", "1", "--depth", "1", "--opening-plies", "0", "-j", "1",
+                   "--start-timeout", "0.3", "--db", db, "--progress", "none")
+    assert done.returncode == 0, done.stderr
+    games = Store(db).games()
+    assert len(games) == 2
+    for game in games:
+        assert game.termination == Termination.STALL.value and game.loser == "mute", game.detail
+        assert "no uciok within 0.300 s\nafter: uci" in game.detail
+        assert game.moves == []
 
 
 def test_ratings_and_export_commands_read_the_database(tmp_path):

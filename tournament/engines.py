@@ -1,9 +1,10 @@
 """ProcessPlayer: an engine process driven by bingwa.protocol.client.
 
 A thin adapter: the client starts the process, does the handshake, sends
-positions and ``go``, measures the time and tells the failures apart; this
-module turns its failures into the referee's (EngineFailure, with the
-termination and the lines that led to it) and restarts nothing itself: a
+positions and ``go``, measures the time and tells the failures apart; its
+EngineErrors go to the referee as they are (each with its termination and
+the lines that led to it), and an engine that cannot play the variant
+becomes an EngineVariantError. This module restarts nothing itself: a
 failed player is closed by its Seat and a fresh one started for the next
 game. Engines of the Aualé dialect are never pinged while they search.
 """
@@ -12,20 +13,11 @@ from __future__ import annotations
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
+from bingwa.protocol.errors import EngineError, EngineVariantError
 
 from .model import EngineSpec
-from .players import EngineFailure, Reply
+from .players import Reply
 from .referee import Rules
-
-
-def _failure(exc: Exception) -> EngineFailure:
-    from bingwa.protocol.client import EngineError
-
-    failure = EngineFailure(str(exc))
-    if isinstance(exc, EngineError):
-        failure.termination = exc.termination
-        failure.lines = exc.describe().splitlines()[1:]
-    return failure
 
 
 class ProcessPlayer:
@@ -54,23 +46,22 @@ class ProcessPlayer:
         self.id_name = engine.id.get("name")
 
     def new_game(self, variant: str) -> None:
-        from bingwa.protocol.client import EngineError
-
         try:
             if self.engine is None:
                 self._start()
             assert self.engine is not None
             if variant != self.variant:
-                self.engine.set_variant(variant)
+                try:
+                    self.engine.set_variant(variant)
+                except ValueError as exc:  # no UCI_Variant, or a dialect without the variant
+                    raise EngineVariantError(str(exc)) from None
                 self.variant = variant
             self.engine.new_game()
-        except (EngineError, ValueError) as exc:
+        except EngineError:
             self.failed = True
-            raise _failure(exc) from None
+            raise
 
     def go(self, position: Position, limits: Limits, deadline_ms: int | None) -> Reply:
-        from bingwa.protocol.client import EngineError
-
         assert self.engine is not None
         timeout = None if deadline_ms is None else deadline_ms / 1000
         command = self.engine.position_command(position)
@@ -78,9 +69,9 @@ class ProcessPlayer:
             if self.rules.ping_moves:  # as fastchess: a dead engine is found before its clock runs
                 self.engine.ping()
             result = self.engine.play(position, limits, timeout)
-        except EngineError as exc:  # the client tells stall, crash, time-out, bad move apart
+        except EngineError:  # the client tells stall, crash, time-out, bad move apart
             self.failed = True
-            raise _failure(exc) from None
+            raise
         info = result.info
         if info.score_cp is None and info.score_mate is None:
             info = result.infos[-1] if result.infos else None

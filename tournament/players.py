@@ -1,11 +1,12 @@
 """What the referee plays through: a Player, one engine in one worker.
 
 A Player starts a game, answers ``go`` for a position with a move text and
-what the engine reported, and fails with one of the EngineFailure types,
-each naming the termination it causes and the protocol lines that led to
-it. ProcessPlayer (an engine process, over bingwa.protocol.client) is what
-tournaments use; InProcessPlayer runs a bot in this process, for the
-throughput benchmark's baseline and for quick experiments.
+what the engine reported, and fails with one of the protocol's EngineError
+types (bingwa.protocol.errors), each naming the termination it causes and
+the protocol lines that led to it. ProcessPlayer (an engine process, over
+bingwa.protocol.client) is what tournaments use; InProcessPlayer runs a bot
+in this process, for the throughput benchmark's baseline and for quick
+experiments.
 """
 
 from __future__ import annotations
@@ -15,51 +16,21 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bingwa.engine import Position, Termination
+from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
-
-
-class EngineFailure(Exception):
-    """An engine failed its side of the protocol; the game is lost."""
-
-    termination = Termination.ABANDONED
-
-    def __init__(self, message: str, lines: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.lines = list(lines or [])
-
-
-class EngineCrashed(EngineFailure):
-    termination = Termination.CRASH
-
-
-class EngineStalled(EngineFailure):
-    """No ``readyok`` (or no answer at all) in time."""
-
-    termination = Termination.STALL
-
-
-class EngineTimedOut(EngineFailure):
-    """No ``bestmove`` before the clock (or the fixed time) ran out."""
-
-    termination = Termination.TIME_FORFEIT
-
-
-class EngineBadMove(EngineFailure):
-    """A ``bestmove`` that is no legal move here (or no move at all)."""
-
-    termination = Termination.ILLEGAL_MOVE
 
 
 @dataclass
 class Reply:
     """What one ``go`` gave: the move as written, the last full ``info``,
-    and the thinking time measured by the controller (ms)."""
+    the thinking time measured by the controller (ms), and the commands
+    that asked for it: the transcript of the failure when the referee
+    rejects the reply (an overrun clock, an illegal move)."""
 
     move: str | None
     info: Info | None
     elapsed_ms: int
-    lines: list[str] = field(default_factory=list)  # the commands that asked for it
+    transcript: list[str] = field(default_factory=list)
 
 
 class Player(Protocol):
@@ -69,7 +40,7 @@ class Player(Protocol):
         """Get ready for a new game of ``variant`` (restarting a dead engine)."""
 
     def go(self, position: Position, limits: Limits, deadline_ms: int | None) -> Reply:
-        """The engine's move in ``position``; EngineFailure when it fails."""
+        """The engine's move in ``position``; an EngineError when it fails."""
 
     def close(self) -> None:
         """Quit the engine (kill it when it does not go)."""

@@ -10,7 +10,11 @@ the game is the rules' own. A game ends
 - on time: an engine overran its clock or its fixed time by more than the
   margin (or gave no ``bestmove`` before that deadline);
 - by a crash, a stall (no ``readyok``) or an illegal or unreadable move;
-  the failing engine loses, and the lines that led to it are kept;
+  the failing engine loses, and the lines that led to it are kept. Every
+  failure is one of the protocol's EngineError types (its ``termination``
+  says how the game ends): the client's, describing themselves with the
+  command and the last lines, or the referee's own verdict on a reply,
+  with the commands that asked for it;
 - by adjudication: one side led by at least ``margin`` seeds (captured, or
   in store) for ``plies`` consecutive plies and is declared the winner
   (the board margin is a rules fact: no engine's claimed score is used);
@@ -25,9 +29,10 @@ import time
 from dataclasses import dataclass
 
 from bingwa.engine import BingwaError, Position, Termination
+from bingwa.protocol.errors import EngineError, EngineMoveError, EngineTimeout
 
 from .model import PlannedGame, PlayedGame, PlayedMove
-from .players import EngineBadMove, EngineFailure, EngineTimedOut, Player
+from .players import Player
 from .timecontrol import Clock, TimeControl, limits_for
 
 log = logging.getLogger("bingwa.tournament")
@@ -102,8 +107,8 @@ def play_game(
     for side in (0, 1):
         try:
             players[side].new_game(planned.variant)
-        except EngineFailure as failure:
-            return _forfeit(finish, planned, players, side, failure, position)
+        except EngineError as failure:
+            return _forfeit(finish, planned, players, side, failure, failure.describe(), position)
 
     while True:
         outcome = position.outcome()
@@ -119,19 +124,19 @@ def play_game(
         limits = limits_for(side, clocks)
         try:
             reply = player.go(position, limits, deadline)
-        except EngineFailure as failure:
-            return _forfeit(finish, planned, players, side, failure, position)
+        except EngineError as failure:
+            return _forfeit(finish, planned, players, side, failure, failure.describe(), position)
         if not clocks[side].spend(reply.elapsed_ms, rules.margin_ms):
-            overrun = EngineTimedOut(
-                f"{reply.elapsed_ms} ms used, the clock allowed {deadline - rules.margin_ms} ms", reply.lines)
-            return _forfeit(finish, planned, players, side, overrun, position)
+            overrun = EngineTimeout(f"{reply.elapsed_ms} ms used, the clock allowed "
+                                    f"{deadline - rules.margin_ms} ms", transcript=reply.transcript)
+            return _forfeit(finish, planned, players, side, overrun, _verdict(overrun), position)
         try:  # the engine's word is checked against the rules, whatever the client said
             if reply.move is None:
                 raise BingwaError("no move (bestmove (none)) but the game is not over")
             move = position.parse_move(reply.move)
         except BingwaError as exc:
-            illegal = EngineBadMove(f"illegal move {reply.move!r}: {exc}", reply.lines)
-            return _forfeit(finish, planned, players, side, illegal, position)
+            illegal = EngineMoveError(f"illegal move {reply.move!r}: {exc}", transcript=reply.transcript)
+            return _forfeit(finish, planned, players, side, illegal, _verdict(illegal), position)
         info = reply.info
         moves.append(PlayedMove(
             move.text, side, reply.elapsed_ms,
@@ -149,12 +154,18 @@ def play_game(
                               f"{SIDES[leader]} led by {adjudication.margin}+ seeds for {streak} plies")
 
 
-def _forfeit(finish, planned: PlannedGame, players, side: int, failure: EngineFailure, position: Position) -> PlayedGame:
+def _verdict(failure: EngineError) -> str:
+    """A failure the referee found in a reply: its message, then the
+    commands that asked for the reply, as they were sent."""
+    return "\n".join([str(failure), *failure.transcript])
+
+
+def _forfeit(finish, planned: PlannedGame, players, side: int, failure: EngineError, text: str,
+             position: Position) -> PlayedGame:
+    """``failure`` loses the game for ``side``; ``text`` (its message and
+    the lines that led to it) is the game's detail and goes to the log."""
     name = players[side].name
     term = failure.termination
-    lines = "\n".join(failure.lines)
-    detail = f"{name} ({SIDES[side].lower()}): {term.value}: {failure}"
-    if lines:
-        detail += "\n" + lines
+    detail = f"{name} ({SIDES[side].lower()}): {term.value}: {text}"
     log.warning("game %d %s: %s\n  position: %s", planned.index, planned.variant, detail, position.text())
     return finish(_result_for_winner(1 - side), term, detail, loser=name)
