@@ -10,7 +10,7 @@ from pathlib import Path
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parent  # absolute: the include links must not dangle
 # bingwa.<sub> lives in the top-level folder <sub> (the design card's layout)
 SUBPACKAGES = ("engine", "protocol", "bots", "tournament")
 
@@ -40,6 +40,8 @@ def cython_include_dir() -> str:
     (pkg / "__init__.pxd").touch()
     for sub in SUBPACKAGES:
         link = pkg / sub
+        if link.is_symlink() and os.readlink(link) != str(HERE / sub):
+            link.unlink()  # dangling, or left by a checkout elsewhere
         if not link.exists():
             link.symlink_to(HERE / sub, target_is_directory=True)
     return str(root)
