@@ -11,11 +11,15 @@ from libc.string cimport memcmp, memcpy
 from bingwa.engine.core cimport Kernel
 from bingwa.engine.tworow_c cimport (
     PITS,
+    SOW_TABLE_BYTES,
     TwoRowState,
     decided_by_score,
     dump_tworow,
+    fill_sow_table,
     load_tworow,
     own_rows_end,
+    sow_laps,
+    sow_short,
     tworow_captured,
     tworow_key,
     tworow_side_to_move,
@@ -24,30 +28,22 @@ from bingwa.engine.tworow_c cimport (
 ctypedef TwoRowState AyoState
 
 
+cdef unsigned char SOW[SOW_TABLE_BYTES]  # short sowings (tworow_c.fill_sow_table)
+fill_sow_table(SOW)
+
+
 cdef inline int relay_sow(unsigned char* pits, int lifted) noexcept nogil:
-    """Relay-sow from ``lifted``; returns the last pit, -1 if endless."""
+    """Relay-sow from ``lifted`` in the 16-byte state that starts with
+    ``pits``; returns the last pit, -1 if endless."""
     cdef unsigned char saved[PITS]
     cdef int saved_lift = lifted, power = 1, lam = 1
-    cdef int seeds, pit, laps, i
+    cdef int pit
     memcpy(saved, pits, PITS)
     while True:
-        seeds = pits[lifted]
-        pits[lifted] = 0
-        pit = lifted
-        if seeds >= PITS:
-            laps = seeds // (PITS - 1)
-            seeds -= laps * (PITS - 1)
-            for i in range(PITS):
-                pits[i] += laps
-            pits[lifted] -= laps
-            if seeds == 0:
-                pit = lifted - 1 if lifted else PITS - 1
-        while seeds:
-            pit += 1
-            if pit == PITS:
-                pit = 0
-            pits[pit] += 1
-            seeds -= 1
+        if pits[lifted] < PITS:
+            pit = sow_short(pits, SOW, lifted)
+        else:
+            pit = sow_laps(pits, lifted)
         if pits[pit] == 1:
             return pit
         lifted = pit

@@ -2,17 +2,20 @@
 """Compiled Oware kernel: the rules of oware.py on the 16-byte two-row
 state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 
-from libc.stdint cimport uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, Kernel
 from bingwa.engine.tworow_c cimport (
     PITS,
+    SOW_TABLE_BYTES,
     TwoRowState,
     decided_by_score,
     dump_tworow,
+    fill_sow_table,
     load_tworow,
     own_rows_end,
+    sow_laps,
+    sow_short,
     tworow_captured,
     tworow_key,
     tworow_side_to_move,
@@ -29,68 +32,17 @@ cdef enum:
     OPPONENT = 5
 
 
-# SOW[origin][seeds]: the bytes a sowing of ``seeds`` < 12 from ``origin``
-# adds to the 16-byte state (one seed in each of the next ``seeds`` pits,
-# none to the scores, turn or rule): a short sowing is two 64-bit additions
-# (no byte overflows: a pit never holds more than the 48 seeds). Filled once
-# at import.
-cdef unsigned char SOW[PITS][PITS][16]
-
-
-cdef void fill_sow() noexcept:
-    cdef int origin, seeds, k
-    memset(SOW, 0, sizeof(SOW))
-    for origin in range(PITS):
-        for seeds in range(PITS):
-            for k in range(1, seeds + 1):
-                SOW[origin][seeds][(origin + k) % PITS] = 1
-
-
-fill_sow()
-
-
-cdef inline int distribute_seeds(unsigned char* pits, int origin) noexcept nogil:
-    """Sow ``origin`` skipping it on every lap (12 seeds or more: the
-    short sowings take SOW); returns the last pit."""
-    cdef int seeds = pits[origin]
-    cdef int pit = origin, laps, i
-    pits[origin] = 0
-    laps = seeds // (PITS - 1)
-    seeds -= laps * (PITS - 1)
-    for i in range(PITS):
-        pits[i] += laps
-    pits[origin] -= laps
-    if seeds == 0:
-        return origin - 1 if origin else PITS - 1
-    while seeds:
-        pit += 1
-        if pit == PITS:
-            pit = 0
-        pits[pit] += 1
-        seeds -= 1
-    return pit
+cdef unsigned char SOW[SOW_TABLE_BYTES]  # short sowings (tworow_c.fill_sow_table)
+fill_sow_table(SOW)
 
 
 cdef inline int sow(const OwareState* s, int move, OwareState* out) noexcept nogil:
     """Writes ``s`` with ``move`` sown (nothing captured, the turn not
     passed) to ``out``; returns the last pit sown."""
-    cdef int seeds = s.pits[move]
-    cdef int last
-    cdef uint64_t lo, hi, add_lo, add_hi
-    if seeds >= PITS:
-        memcpy(out, s, sizeof(OwareState))
-        return distribute_seeds(out.pits, move)
-    memcpy(&lo, s, 8)
-    memcpy(&hi, (<const unsigned char*> s) + 8, 8)
-    memcpy(&add_lo, &SOW[move][seeds][0], 8)
-    memcpy(&add_hi, &SOW[move][seeds][8], 8)
-    lo += add_lo
-    hi += add_hi
-    memcpy(out, &lo, 8)
-    memcpy((<unsigned char*> out) + 8, &hi, 8)
-    out.pits[move] = 0
-    last = move + seeds
-    return last - PITS if last >= PITS else last
+    memcpy(out, s, sizeof(OwareState))
+    if s.pits[move] < PITS:
+        return sow_short(<unsigned char*> out, SOW, move)
+    return sow_laps(out.pits, move)
 
 
 cdef inline int sow_and_capture(const OwareState* s, int move, OwareState* out) noexcept nogil:

@@ -9,6 +9,8 @@ key's input, in the order of the pure kernels' key_values.
 
 from libc.stdint cimport uint64_t
 
+from libc.string cimport memcpy, memset
+
 from bingwa.engine.core cimport finish_key, load_le64, mix_word
 
 cdef enum:
@@ -20,6 +22,66 @@ ctypedef struct TwoRowState:
     unsigned char score[2]
     unsigned char turn
     unsigned char rule
+
+
+cdef enum:
+    SOW_TABLE_BYTES = PITS * PITS * 16
+
+
+cdef inline void fill_sow_table(unsigned char* table) noexcept:
+    """table[(origin * 12 + seeds) * 16 ...]: the 16 bytes a sowing of
+    ``seeds`` < 12 from ``origin`` adds to a TwoRowState (one seed in each
+    of the next ``seeds`` pits, nothing to the scores, turn or rule). Each
+    kernel fills its own table (SOW_TABLE_BYTES) once, at import."""
+    cdef int origin, seeds, k
+    memset(table, 0, SOW_TABLE_BYTES)
+    for origin in range(PITS):
+        for seeds in range(PITS):
+            for k in range(1, seeds + 1):
+                table[(origin * PITS + seeds) * 16 + (origin + k) % PITS] = 1
+
+
+cdef inline int sow_short(unsigned char* state, const unsigned char* table, int origin) noexcept nogil:
+    """Sow the fewer than 12 seeds of pit ``origin`` of the 16-byte
+    ``state`` (each pit passed at most once): two 64-bit additions, as no
+    byte can overflow (a pit never holds more than the 48 seeds). Returns
+    the last pit sown."""
+    cdef int seeds = state[origin]
+    cdef const unsigned char* add = table + (origin * PITS + seeds) * 16
+    cdef uint64_t lo, hi, add_lo, add_hi
+    memcpy(&lo, state, 8)
+    memcpy(&hi, state + 8, 8)
+    memcpy(&add_lo, add, 8)
+    memcpy(&add_hi, add + 8, 8)
+    lo += add_lo
+    hi += add_hi
+    memcpy(state, &lo, 8)
+    memcpy(state + 8, &hi, 8)
+    state[origin] = 0
+    origin += seeds
+    return origin - PITS if origin >= PITS else origin
+
+
+cdef inline int sow_laps(unsigned char* pits, int origin) noexcept nogil:
+    """Sow pit ``origin`` (any number of seeds), skipping it on every lap;
+    returns the last pit sown."""
+    cdef int seeds = pits[origin]
+    cdef int pit = origin, laps, i
+    pits[origin] = 0
+    laps = seeds // (PITS - 1)
+    seeds -= laps * (PITS - 1)
+    for i in range(PITS):
+        pits[i] += laps
+    pits[origin] -= laps
+    if seeds == 0:
+        return origin - 1 if origin else PITS - 1
+    while seeds:
+        pit += 1
+        if pit == PITS:
+            pit = 0
+        pits[pit] += 1
+        seeds -= 1
+    return pit
 
 
 cdef inline int decided_by_score(const TwoRowState* s, int* scores) noexcept nogil:
