@@ -79,25 +79,33 @@ cdef inline bint row_empty(const unsigned char* pits, int side) noexcept nogil:
     return (pits[b] | pits[b + 1] | pits[b + 2] | pits[b + 3] | pits[b + 4] | pits[b + 5]) == 0
 
 
-cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
-    cdef const AyoState* s = <const AyoState*> vs
+cdef inline int legal_children(const AyoState* s, int* moves, AyoState* children) noexcept nogil:
+    """The legal moves, each one's child state written at ``children[i]``
+    (every move must be made to know whether it is legal)."""
     cdef int mover = s.turn
     cdef int n = 0, nfeed = 0, i
-    cdef int feeding[6]
-    cdef AyoState child
     cdef bint starving = row_empty(s.pits, 1 - mover)
     for i in range(6 * mover, 6 * mover + 6):
-        if s.pits[i] and after(s, i, &child) == 0:
+        if s.pits[i] and after(s, i, &children[n]) == 0:
             moves[n] = i
-            n += 1
-            if starving and not row_empty(child.pits, 1 - mover):
-                feeding[nfeed] = i
+            if starving and not row_empty(children[n].pits, 1 - mover):
+                moves[nfeed] = i  # rule 4: only the moves that feed, if any
+                if nfeed != n:
+                    children[nfeed] = children[n]
                 nfeed += 1
-    if starving and nfeed:  # rule 4
-        for i in range(nfeed):
-            moves[i] = feeding[i]
+            n += 1
+    if starving and nfeed:
         return nfeed
     return n
+
+
+cdef int gen_children(const void* s, int* moves, void* children) noexcept nogil:
+    return legal_children(<const AyoState*> s, moves, <AyoState*> children)
+
+
+cdef int gen_moves(const void* s, int* moves) noexcept nogil:
+    cdef AyoState children[6]
+    return legal_children(<const AyoState*> s, moves, children)
 
 
 cdef void make_move(const void* s, int move, void* out) noexcept nogil:
@@ -146,6 +154,7 @@ cdef class AyoayoKernel(Kernel):
         self.ops.captured = tworow_captured
         self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate
+        self.ops.gen_children = gen_children
 
     cdef int load(self, object state, void* out) except -1:
         return load_tworow(state, out, 0)

@@ -30,6 +30,10 @@ ctypedef int (*move_fn)(const void* s, int move) noexcept nogil
 # child minus that of ``s``, from the mover's side) or GAIN_UNKNOWN; only
 # kernels whose every move passes the turn provide it.
 ctypedef int (*gain_fn)(const void* s, int move) noexcept nogil
+# Like gen_fn, and writes the child state of the i-th legal move at
+# ``children + i * size``: for kernels that must make every move to know it
+# is legal (Ayoayo's relays), so that nothing is made twice.
+ctypedef int (*children_fn)(const void* s, int* moves, void* children) noexcept nogil
 
 ctypedef struct Ops:
     int size                # bytes of the state struct
@@ -43,6 +47,7 @@ ctypedef struct Ops:
     int_fn evaluate         # static score, centi-seeds, side to move's view
     move_fn may_capture     # NULL: unknown (the search makes the move to see)
     gain_fn move_gain       # NULL: unknown (the search makes the move to see)
+    children_fn gen_children  # NULL: not provided (gen_moves, then make_move)
     # A search hint, not a rule: the search uses its table at nodes this far
     # from the horizon or more (0: the search's default, 1). 2 pays where a
     # leaf costs less than a table probe missing the cache (Oware, Kalah).

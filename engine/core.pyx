@@ -10,19 +10,27 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,
                                 unsigned char* stack) noexcept nogil:
     """Move sequences of exactly ``depth`` plies; bulk-counted at the last
-    ply. ``stack`` holds one state slot per remaining ply."""
+    ply. ``stack`` holds MAX_MOVES state slots per remaining ply (a kernel
+    with gen_children writes all the children at once)."""
     cdef int moves[MAX_MOVES]
     cdef int scores[2]
-    cdef int n = ops.gen_moves(s, moves)
-    cdef int i
+    cdef int n, i
     cdef unsigned long long total = 0
+    cdef unsigned char* next_ply = stack + MAX_MOVES * STATE_BYTES
+    if ops.gen_children != NULL:
+        n = ops.gen_children(s, moves, stack)
+    else:
+        n = ops.gen_moves(s, moves)
     if ops.game_end(s, n, scores):
         return 0
     if depth == 1:
         return n
     for i in range(n):
-        ops.make_move(s, moves[i], stack)
-        total += perft_c(ops, stack, depth - 1, stack + STATE_BYTES)
+        if ops.gen_children != NULL:
+            total += perft_c(ops, stack + i * ops.size, depth - 1, next_ply)
+        else:
+            ops.make_move(s, moves[i], stack)
+            total += perft_c(ops, stack, depth - 1, next_ply)
     return total
 
 
@@ -100,7 +108,7 @@ cdef class Kernel:
         if depth == 0:
             return 1
         self.load(state, buf)
-        cdef unsigned char* stack = <unsigned char*> PyMem_Malloc(STATE_BYTES * (depth + 1))
+        cdef unsigned char* stack = <unsigned char*> PyMem_Malloc(MAX_MOVES * STATE_BYTES * (depth + 1))
         if stack == NULL:
             raise MemoryError()
         try:

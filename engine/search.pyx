@@ -33,7 +33,7 @@ Scores (centi-seeds, from the side to move):
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
@@ -637,7 +637,7 @@ cdef class Engine:
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
-        cdef int keyed, lazy
+        cdef int keyed, lazy, born
         cdef TTEntry* entry
         cdef unsigned char* child
         cdef int* line
@@ -659,7 +659,12 @@ cdef class Engine:
         # table's bucket is fetched from memory meanwhile)
         if depth >= self.table_depth:
             bingwa_prefetch(&self.table[key & self.mask])
-        n = self.ops.gen_moves(s, moves)
+        # born: the kernel wrote every child while generating (gen_children)
+        born = self.ops.gen_children != NULL
+        if born:
+            n = self.ops.gen_children(s, moves, kids)
+        else:
+            n = self.ops.gen_moves(s, moves)
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
@@ -669,7 +674,7 @@ cdef class Engine:
 
         # Step 3.3. The horizon
         if depth <= 0:
-            return self.qsearch_moves(s, n, side, ply, alpha, beta, 0)
+            return self.qsearch_moves(s, n, side, ply, alpha, beta, 0, born)
         if ply >= MAX_PLY - 1:
             return self.static_value(s)
 
@@ -701,14 +706,15 @@ cdef class Engine:
         keyed = depth - 1 >= self.table_depth
         # elsewhere, a kernel that tells a move's gain without making it
         # lets the children be made only when picked (most never are)
-        lazy = not keyed and self.ops.move_gain != NULL
+        lazy = not keyed and not born and self.ops.move_gain != NULL
         base = self.ops.captured(s)
         sign = 1 if side == 0 else -1
         # Step 3.6. Principal variation search over the children
         for k in range(n):
             if k == 0 and tt_index >= 0:
                 pick = tt_index
-                self.ops.make_move(s, moves[pick], kids + pick * self.size)
+                if not born:
+                    self.ops.make_move(s, moves[pick], kids + pick * self.size)
                 o = ORDER_TT
             else:
                 if not made:
@@ -722,7 +728,8 @@ cdef class Engine:
                         gain = self.ops.move_gain(s, code) if lazy else GAIN_UNKNOWN
                         ready[i] = gain == GAIN_UNKNOWN
                         if ready[i]:
-                            self.ops.make_move(s, code, child)
+                            if not born:
+                                self.ops.make_move(s, code, child)
                             if keyed:
                                 keys[i] = self.ops.key(child)
                                 bingwa_prefetch(&self.table[keys[i] & self.mask])
@@ -822,7 +829,7 @@ cdef class Engine:
                      int qply) noexcept nogil:
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int scores[2]
-        cdef int n, side
+        cdef int n, side, born
         self.nodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = 1
@@ -833,19 +840,24 @@ cdef class Engine:
         if ply > self.seldepth:
             self.seldepth = ply
         self.pv_len[ply] = ply
-        n = self.ops.gen_moves(s, moves)
+        born = self.ops.gen_children != NULL
+        if born:
+            n = self.ops.gen_children(s, moves, self.children + <size_t> ply * MAX_MOVES * self.size)
+        else:
+            n = self.ops.gen_moves(s, moves)
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
         # a capture changes the scores, which are part of the position, so
         # nothing reached from here repeats an earlier position
-        return self.qsearch_moves(s, n, side, ply, alpha, beta, qply)
+        return self.qsearch_moves(s, n, side, ply, alpha, beta, qply, born)
 
     cdef int qsearch_moves(self, const unsigned char* s, int n, int side, int ply,
-                           int alpha, int beta, int qply) noexcept nogil:
+                           int alpha, int beta, int qply, int born) noexcept nogil:
         """Stand pat on the static value, or try the captures (moves gaining
         QS_MIN_GAIN seeds or more), largest gain first. ``moves[ply]`` holds
-        the ``n`` legal moves of ``s``."""
+        the ``n`` legal moves of ``s`` (and the ply's child slots their
+        children when ``born``)."""
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int* order = self.order + ply * MAX_MOVES
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
@@ -871,7 +883,11 @@ cdef class Engine:
             ready[m] = gain == GAIN_UNKNOWN
             if ready[m]:
                 child = kids + m * self.size
-                self.ops.make_move(s, code, child)
+                if born:
+                    if m != i:
+                        memcpy(child, kids + i * self.size, self.size)
+                else:
+                    self.ops.make_move(s, code, child)
                 gain = (self.ops.captured(child) - base) * sign
             if gain >= QS_MIN_GAIN:
                 order[m] = gain

@@ -132,3 +132,22 @@ def test_compiled_kernels_are_loaded_when_built():
         if compiled_module(type(variant).kernel_module) is not None:
             assert variant.compiled
             assert type(variant.kernel).__module__.startswith("bingwa.engine._")
+
+
+@pytest.mark.parametrize("spec", ["ayoayo", "oware"])
+def test_compiled_and_pure_perft_agree_on_random_positions(spec):
+    # the compiled perft takes the children a kernel writes while generating
+    # (Ayoayo's gen_children, feeding moves compacted) or made one by one
+    variant = find_variant(spec)
+    if compiled_module(type(variant).kernel_module) is None:
+        pytest.skip("compiled kernel not built")
+    compiled = variant.make_kernel(compiled=True)
+    pure = variant.make_kernel(compiled=False)
+    rng = random.Random(7)
+    starving = 0
+    for _ in range(300):
+        state = random_state(variant, rng)
+        pits, _, turn = state
+        starving += not any(pits[6 * (1 - turn):6 * (2 - turn)])
+        assert compiled.perft(state, 3) == pure.perft(state, 3), state
+    assert starving > 0  # the feeding rule was exercised
