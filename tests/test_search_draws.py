@@ -5,14 +5,24 @@ heuristic one, or one the search reached by cutting a win off) is not."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from functools import cache
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from bingwa.bots import find_bot
+from bingwa.cli import main
 from bingwa.engine import Position
-from bingwa.engine.limits import Limits
+from bingwa.engine.limits import Info, Limits
 from bingwa.engine.searcher import Searcher
+from bingwa.protocol.auale import AUALE
+from bingwa.protocol.wire import InfoFormatError, format_info, parse_info
+
+sys.path.insert(0, str(Path(__file__).parent))
+from protocol_testbots import ServerSession  # noqa: E402
 
 search = pytest.importorskip("bingwa.engine.search")
 
@@ -276,3 +286,54 @@ def test_bao_positions_never_report_a_draw():
         pos, searcher = analysed(spec, depth=3)
         assert searcher.lines[0].info.score_draw is None
         assert searcher.proof_nodes == 0
+
+
+# -- reporting ---------------------------------------------------------------------------
+def test_a_proven_draw_on_the_wire_reads_back():
+    info = Info(depth=7, score_cp=0, score_draw=5, nodes=333, pv=["c", "a"])
+    line = format_info(info)
+    assert line == "info depth 7 score cp 0 draw 5 nodes 333 pv c a"
+    assert parse_info(line, strict=True) == info
+    assert parse_info("info score cp 0 draw 12 pv c").score_draw == 12
+
+
+def test_a_bad_draw_distance_is_refused_by_a_strict_reader():
+    with pytest.raises(InfoFormatError):
+        parse_info("info score cp 0 draw x", strict=True)
+    assert parse_info("info score cp 0 draw -1 nodes 4").nodes == 4
+
+
+def test_the_auale_dialect_writes_a_proven_draw_as_plain_cp_0():
+    info = Info(score_cp=0, score_draw=5)
+    score = AUALE.score_to_wire(info)
+    assert score == ("cp", 0)
+    assert format_info(info, score=score) == "info score cp 0"
+
+
+def test_analyse_prints_draw_in_n():
+    result = CliRunner().invoke(main, ["analyse", "kalah", "-o", "pits=3", "-o", "seeds=1",
+                                       "--depth", "12"])
+    assert result.exit_code == 0, result.output
+    assert "score cp 0 draw 5 " in result.output
+    assert "  1. c             draw in 5   c a C A b c" in result.output
+
+
+def test_the_engine_writes_a_proven_draw_and_a_controller_reads_it():
+    session = ServerSession(find_bot("alphabeta")())
+    session.send("setoption name UCI_Variant value kalah", "setoption name pits value 3",
+                 "setoption name seeds value 1", "position startpos", "go depth 10")
+    assert session.wait_for("bestmove") == "bestmove c ponder a"
+    infos = [line for line in session.lines if line.startswith("info depth")]
+    session.close()
+    assert " score cp 0 draw 5 " in infos[-1]
+    assert parse_info(infos[-1], strict=True).score_draw == 5
+
+
+def test_auale_gets_a_proven_draw_as_plain_cp_0():
+    session = ServerSession(find_bot("alphabeta")(), dialect="auale")
+    session.send("position fen 0-0-1-0-0-0-0-0-1-0-0-0-23-23-S", "go depth 20")
+    session.wait_for("bestmove")
+    infos = [line for line in session.lines if line.startswith("info depth")]
+    session.close()
+    assert " score cp 0 " in infos[-1]
+    assert not any(" draw " in line for line in infos)
