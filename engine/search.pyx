@@ -230,6 +230,10 @@ cdef class Engine:
     cdef RootMove* roots
     cdef int n_roots
     cdef int root_side
+    # draw proofs (Step 6): their own node count and budget
+    cdef readonly unsigned long long proof_nodes
+    cdef unsigned long long proof_limit
+    cdef int proof_aborted
     # limits and statistics
     cdef readonly unsigned long long nodes
     cdef readonly int seldepth
@@ -245,10 +249,6 @@ cdef class Engine:
     cdef public int capture_extension
     cdef public int ext_pct
     cdef public int tt_min_depth
-    # draw proofs (Step 6): their own node count and budget
-    cdef readonly unsigned long long proof_nodes
-    cdef unsigned long long proof_limit
-    cdef int proof_aborted
 
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
