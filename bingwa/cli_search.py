@@ -109,6 +109,8 @@ def bench(depth: int | None, hash_mb: int, variants: tuple[str, ...], verbose: b
 
 def format_score(info) -> str:
     """A score for people: seeds ahead, or the proven end."""
+    if info.score_draw is not None:
+        return f"draw in {info.score_draw}"
     if info.score_mate is not None:
         margin = (info.score_cp or 0) / 100
         what = "win" if info.score_mate > 0 else "loss"
@@ -124,6 +126,8 @@ def format_info(info) -> str:
         parts.append(f"multipv {info.multipv}")
     if info.score_mate is not None:
         parts.append(f"score mate {info.score_mate} cp {info.score_cp}")
+    elif info.score_draw is not None:
+        parts.append(f"score cp {info.score_cp} draw {info.score_draw}")
     else:
         parts.append(f"score cp {info.score_cp}")
     if info.bound:

@@ -42,13 +42,15 @@ class Limits:
 class Info:
     """One progress report (protocol ``info`` line). Scores are from the
     side to move: ``score_cp`` = 100 x expected final seed margin;
-    ``score_mate`` = plies to the proven end, negative when losing."""
+    ``score_mate`` = plies to the proven end, negative when losing;
+    ``score_draw`` = plies to the proven draw (``score_cp`` is then 0)."""
 
     depth: int | None = None
     seldepth: int | None = None
     multipv: int | None = None
     score_cp: int | None = None
     score_mate: int | None = None
+    score_draw: int | None = None
     bound: str | None = None  # "lowerbound", "upperbound" or None (exact)
     nodes: int | None = None
     nps: int | None = None

@@ -27,8 +27,17 @@ Scores (centi-seeds, from the side to move):
 - a proven end ``d`` plies from the root with final margin ``m`` (game end
   or repetition) is ``WIN_BASE - d * MARGIN_SPAN + |m|`` for the winner and
   its negation for the loser, so a faster win and a slower loss are
-  preferred, then a larger margin; a proven draw is 0. In the table the
-  distance is stored from the node, not from the root.
+  preferred, then a larger margin. In the table the distance is stored
+  from the node, not from the root;
+- a drawn end is 0, like a balanced heuristic value: the search does not
+  tell them apart (a 0 at the root proves nothing, since the other moves
+  were cut off with heuristic values). A draw is proven apart, between
+  iterations (Step 6, ``hold_plies``, driven by proofs.py): for each side,
+  a search in which every horizon position that is not a game end counts as
+  a failure finds the fewest plies within which that side can force the
+  game to end with its margin >= 0. Both sides can: the margin is exactly 0,
+  a draw, whose distance is the larger of the two. Those searches neither
+  read scores from the table nor write any, and count their nodes apart.
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
@@ -94,6 +103,8 @@ cdef enum:
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
+
+    HOLD_SCORE = MAX_PLY + 1   # draw proofs: an end p plies from the root is HOLD_SCORE - p
 
 MATE_SCORE = WIN_BASE
 PROVEN_SCORE = PROVEN_MIN
@@ -220,6 +231,10 @@ cdef class Engine:
     cdef RootMove* roots
     cdef int n_roots
     cdef int root_side
+    # draw proofs (Step 6): their own node count and budget
+    cdef readonly unsigned long long proof_nodes
+    cdef unsigned long long proof_limit
+    cdef int proof_aborted
     # limits and statistics
     cdef readonly unsigned long long nodes
     cdef readonly int seldepth
@@ -446,6 +461,7 @@ cdef class Engine:
         self.root_side = self.ops.side_to_move(self.root_state)
         self.age = (self.age + 1) & 63
         self.nodes = 0
+        self.proof_nodes = 0
         self.seldepth = 0
         self.stopped = 0
         self.node_limit = 0
@@ -984,4 +1000,117 @@ cdef class Engine:
             if value > best:
                 best = value
         self.filter[key >> FILTER_SHIFT] -= 1
+        return best
+
+    # -- Step 6. Proving draws ----------------------------------------------------
+    #
+    # A heuristic 0 and a drawn end look alike to alpha-beta, and a 0 at the
+    # root proves nothing (the other moves were cut with heuristic values).
+    # So a draw is proven apart, by two searches in which every position at
+    # the horizon that is not a game end counts as a failure: one for each
+    # side, as the "holder", asking in how few plies it can force the game
+    # to end with its final margin >= 0 whatever the other side does. Both
+    # succeed only when the margin is exactly 0 with best play: a draw. They
+    # neither read scores from the table nor write to it (the table move is
+    # read to order the moves), and count their nodes apart (``proof_nodes``):
+    # the main search is left exactly as it was.
+
+    def hold_plies(self, int code, bint root_holds, int depth, unsigned long long budget):
+        """Plies (root move ``code`` included) within which the holder (the
+        side to move at the root when ``root_holds``, else the other one)
+        can force the game to end, with its final margin >= 0, after root
+        move ``code``, against any defence: the fewest such, within
+        ``depth`` plies; -1 when there is none within ``depth``, or the
+        proof ran out of its ``budget`` of nodes or was stopped. Repetitions
+        follow the rules, with the game's history; nothing is stored."""
+        cdef int i, index = -1, holder, value
+        cdef unsigned char* child = self.children
+        for i in range(self.n_roots):
+            if self.roots[i].code == code:
+                index = i
+        if index < 0:
+            raise ValueError(f"{code} is not a root move of this search")
+        if depth < 1 or depth > MAX_DEPTH:
+            raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
+        holder = self.root_side if root_holds else 1 - self.root_side
+        with nogil:
+            self.proof_limit = self.proof_nodes + budget
+            self.proof_aborted = 0
+            self.path[0] = self.ops.key(self.root_state)
+            self.filter[self.path[0] >> FILTER_SHIFT] += 1
+            self.ops.make_move(self.root_state, code, child)
+            value = self.hold(child, self.ops.key(child), 1, depth - 1, holder, 0, HOLD_SCORE)
+            self.filter[self.path[0] >> FILTER_SHIFT] -= 1
+        self.raise_pending()
+        if self.proof_aborted or self.stopped or value <= 0:
+            return -1
+        return HOLD_SCORE - value
+
+    cdef int hold(self, const unsigned char* s, uint64_t key, int ply, int depth, int holder,
+                  int alpha, int beta) noexcept nogil:
+        """Minimax value of ``s`` for ``holder``: HOLD_SCORE - p when the
+        holder can force the game to end at ply p (from the root) with its
+        final margin >= 0, the smallest such p (the holder hurries, the other
+        side delays); 0 when it cannot within ``depth`` plies. Alpha-beta
+        with explicit max (the holder to move) and min nodes: no negation,
+        so extra turns need nothing special. Exact inside (alpha, beta)."""
+        cdef int* moves = self.moves + ply * MAX_MOVES
+        cdef unsigned char* child = self.children + <size_t> ply * MAX_MOVES * self.size
+        cdef int scores[2]
+        cdef int n, k, i, value, best, tt_index, holds
+        cdef TTEntry* entry
+        self.proof_nodes += 1
+        if self.proof_nodes >= self.proof_limit:
+            self.proof_aborted = 1
+        if (self.proof_nodes & (CHECK_EVERY - 1)) == 0:
+            self.check_clock()
+        if self.stopped or self.proof_aborted:
+            return 0
+        n = self.ops.gen_moves(s, moves)
+        if self.ops.game_end(s, n, scores):
+            return HOLD_SCORE - ply if scores[holder] >= scores[1 - holder] else 0
+        if self.check_repetition and self.repeated(key, ply):
+            self.ops.repetition(s, n, scores)
+            return HOLD_SCORE - ply if scores[holder] >= scores[1 - holder] else 0
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return 0
+        # an end found below is at ply + 1 or later
+        if alpha >= HOLD_SCORE - (ply + 1):
+            return alpha
+        holds = self.ops.side_to_move(s) == holder
+        # the main search's best move first (read only)
+        tt_index = -1
+        entry = self.probe(key)
+        if entry != NULL and 0 < entry.move <= n:
+            tt_index = <int> entry.move - 1
+        self.path[ply] = key
+        self.filter[key >> FILTER_SHIFT] += 1
+        best = 0 if holds else HOLD_SCORE
+        for k in range(-1, n):
+            if k < 0:
+                if tt_index < 0:
+                    continue
+                i = tt_index
+            elif k == tt_index:
+                continue
+            else:
+                i = k
+            self.ops.make_move(s, moves[i], child)
+            value = self.hold(child, self.ops.key(child), ply + 1, depth - 1, holder, alpha, beta)
+            if self.stopped or self.proof_aborted:
+                break
+            if holds:
+                if value > best:
+                    best = value
+                    if best > alpha:
+                        alpha = best
+            elif value < best:
+                best = value
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        self.filter[key >> FILTER_SHIFT] -= 1
+        if self.stopped or self.proof_aborted:
+            return 0
         return best

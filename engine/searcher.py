@@ -17,7 +17,8 @@ between, so a protocol thread stays responsive).
 Scores in the reports are from the side to move: ``score_cp`` is 100 x the
 expected final seed margin; a proven end also sets ``score_mate`` (plies to
 the end, negative when losing) and then ``score_cp`` is 100 x the exact
-final margin.
+final margin; a proven draw sets ``score_draw`` (plies to the drawn end,
+proofs.py) with ``score_cp`` 0.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .errors import ExtensionMissingError
 from .kernel import compiled_module
 from .limits import Info, Limits, SearchResult
 from .position import Position
+from .proofs import DrawProver
 from .timeman import TimeManager
 
 DEFAULT_HASH_MB = 16
@@ -115,6 +117,7 @@ class Searcher:
         self.hash_mb = hash_mb
         self.lines: list[Line] = []
         self.nodes = 0
+        self.proof_nodes = 0  # nodes of the draw proofs (proofs.py), apart from ``nodes``
         self._kernels: dict[str, Any] = {}
 
     # -- housekeeping --------------------------------------------------------
@@ -177,10 +180,13 @@ class Searcher:
         start = time.monotonic()
         self.lines = []
         self.nodes = 0
+        self.proof_nodes = 0
         if position.is_over():
             return SearchResult(None)
         timer = TimeManager(limits, position.turn, start)
         n_roots = self._start(position, limits.searchmoves)
+        prover = DrawProver(self.engine, position, [m[0] for m in self.engine.root_moves()],
+                            self._module.DEPTH_LIMIT)
         depth_cap = self._module.DEPTH_LIMIT
         for cap in (limits.depth, max_depth):
             if cap:
@@ -204,18 +210,22 @@ class Searcher:
             if not done:
                 break
             completed = self._lines(position, depth, multipv, elapsed)
+            prover.prove(completed, depth)
             if emit is not None:
                 for line in completed:
                     emit(line.info)
             best = completed[0]
             timer.note_iteration(best.move, best.score)
             plies, _ = self._module.decode_score(best.score)
+            if plies is None:
+                plies = best.info.score_draw
             if plies is not None and depth >= plies + 2 and not waits_for_stop:
                 break  # proven: deeper iterations cannot change it
             if timed and (n_roots == 1 or timer.should_stop()):
                 break
         elapsed = time.monotonic() - start
         self.nodes = int(self.engine.nodes)
+        self.proof_nodes = int(self.engine.proof_nodes)
 
         final = self._final_lines(position, completed, depth, multipv, elapsed)
         self.lines = final

@@ -117,8 +117,8 @@ class AualeDialect(Dialect):
         return ["".join(text_to_letter(t) for t in texts)] if texts else []
 
     def score_to_wire(self, info: Info) -> tuple[str, int] | None:
-        if info.score_mate is None:
-            return None
+        if info.score_mate is None:  # a proven draw is plain cp 0 too: no extension words
+            return ("cp", 0) if info.score_draw is not None else None
         return ("cp", PROVEN_CP if int(info.score_mate) > 0 else -PROVEN_CP)
 
 

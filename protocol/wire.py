@@ -155,19 +155,23 @@ INFO_OTHER_WORDS = {
     "refutation": -1,
     "currline": -1,
 }
-INFO_WORDS = frozenset((*INFO_INT_FIELDS, *INFO_OTHER_WORDS, "score", "pv", "string"))
+INFO_WORDS = frozenset((*INFO_INT_FIELDS, *INFO_OTHER_WORDS, "score", "draw", "pv", "string"))
 
 
 def format_info(info: Info, pv: list[str] | None = None, score: tuple[str, int] | None = None) -> str:
     """The ``info`` line of ``info`` with integers only. ``pv`` and ``score``
     (kind, value) replace the Info's own when a dialect rewrote them.
+    A proven draw is ``score cp 0 draw <plies>`` (bingwa's extension: UCI
+    readers skip a word they do not know), unless a dialect wrote the score.
     ``string`` comes last (it takes the rest of the line)."""
     parts = ["info"]
     for name in ("depth", "seldepth", "multipv"):
         value = _as_int(getattr(info, name))
         if value is not None:
             parts += [name, str(value)]
+    draw = None
     if score is None:
+        draw = _as_int(info.score_draw)
         if info.score_mate is not None and _as_int(info.score_mate) is not None:
             score = ("mate", _as_int(info.score_mate))  # type: ignore[assignment]
         elif info.score_cp is not None and _as_int(info.score_cp) is not None:
@@ -176,6 +180,8 @@ def format_info(info: Info, pv: list[str] | None = None, score: tuple[str, int] 
         parts += ["score", score[0], str(score[1])]
         if info.bound in ("lowerbound", "upperbound"):
             parts.append(info.bound)
+        elif draw is not None and score == ("cp", 0):
+            parts += ["draw", str(draw)]
     for name in ("nodes", "nps", "time", "hashfull"):
         value = _as_int(getattr(info, name))
         if value is not None:
@@ -200,7 +206,8 @@ def _as_int(value: object) -> int | None:
 def parse_info(line: str, strict: bool = False) -> Info:
     """The Info of an ``info`` line. Lenient by default (a bad field is
     skipped); ``strict`` raises InfoFormatError naming the first problem:
-    a non-integer value, an unknown word, a score without cp or mate."""
+    a non-integer value, an unknown word, a score without cp or mate.
+    ``draw <plies>`` (a proven draw) sets ``score_draw``."""
     words = line.split()
     if not words or words[0] != "info":
         raise InfoFormatError(f"not an info line: {line!r}")
@@ -240,6 +247,13 @@ def parse_info(line: str, strict: bool = False) -> Info:
             if i < len(words) and words[i] in ("lowerbound", "upperbound"):
                 info.bound = words[i]
                 i += 1
+        elif word == "draw":
+            value = parse_int(words[i]) if i < len(words) else None
+            if value is None or value < 0:
+                fail("draw takes a whole number of plies that is not negative")
+            else:
+                info.score_draw = value
+            i += 1
         elif word == "pv":
             start = i
             while i < len(words) and words[i] not in INFO_WORDS:
