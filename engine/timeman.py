@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from .limits import Limits
 
-MOVE_OVERHEAD_MS = 30  # kept back for the protocol, the GUI and the OS
+MOVE_OVERHEAD_MS = 50  # of a clock, kept back for the protocol, the GUI and the OS
+MOVETIME_RESERVE_MS = 10  # of a fixed move time, kept back likewise
 MIN_THINK_MS = 1  # even with no time left, answer with a searched move
 MOVES_TO_GO = 24  # moves still to play when the clock does not say
 INCREMENT_SHARE = 0.75  # of the increment spent on this move
@@ -49,7 +50,7 @@ def allocate(limits: Limits, side: int) -> Budget:
     if limits.infinite or limits.ponder:
         return Budget(None, None)
     if limits.movetime is not None:
-        think = max(float(MIN_THINK_MS), float(limits.movetime) - MOVE_OVERHEAD_MS / 3)
+        think = max(float(MIN_THINK_MS), float(limits.movetime) - MOVETIME_RESERVE_MS)
         return Budget(think, think)
     clock, increment = limits.clock(side)
     if clock is None:

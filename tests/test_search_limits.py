@@ -14,7 +14,7 @@ from bingwa.cli import main
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.searcher import Searcher
-from bingwa.engine.timeman import MOVE_OVERHEAD_MS, TimeManager, allocate
+from bingwa.engine.timeman import MOVE_OVERHEAD_MS, MOVETIME_RESERVE_MS, TimeManager, allocate
 
 pytest.importorskip("bingwa.engine.search")
 
@@ -40,7 +40,7 @@ def test_clock_of_the_side_to_move_is_used():
 
 
 def test_movetime_infinite_and_depth_budgets():
-    assert allocate(Limits(movetime=500), 0).hard_ms == pytest.approx(500 - MOVE_OVERHEAD_MS / 3)
+    assert allocate(Limits(movetime=500), 0).hard_ms == pytest.approx(500 - MOVETIME_RESERVE_MS)
     assert allocate(Limits(infinite=True, p1time=10), 0).hard_ms is None
     assert allocate(Limits(depth=5), 0).soft_ms is None
 
