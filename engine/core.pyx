@@ -108,7 +108,8 @@ cdef class Kernel:
         if depth == 0:
             return 1
         self.load(state, buf)
-        cdef unsigned char* stack = <unsigned char*> PyMem_Malloc(MAX_MOVES * STATE_BYTES * (depth + 1))
+        cdef unsigned char* stack = <unsigned char*> PyMem_Malloc(
+            MAX_MOVES * STATE_BYTES * (depth + 1))
         if stack == NULL:
             raise MemoryError()
         try:

@@ -98,8 +98,7 @@ cdef enum:
     ORDER_EXTRA_TURN = 1 << 15
     ORDER_KILLER = 1 << 14
 
-    TT_MIN_DEPTH = 1           # the table is used this far from the horizon and more,
-                               # unless the kernel's Ops.table_depth says otherwise
+    TT_MIN_DEPTH = 1           # table from this far above the horizon (or Ops.table_depth)
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
@@ -858,7 +857,8 @@ cdef class Engine:
         self.pv_len[ply] = ply
         born = self.ops.gen_children != NULL
         if born:
-            n = self.ops.gen_children(s, moves, self.children + <size_t> ply * MAX_MOVES * self.size)
+            n = self.ops.gen_children(s, moves,
+                                      self.children + <size_t> ply * MAX_MOVES * self.size)
         else:
             n = self.ops.gen_moves(s, moves)
         side = self.ops.side_to_move(s)

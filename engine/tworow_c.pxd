@@ -41,7 +41,8 @@ cdef inline void fill_sow_table(unsigned char* table) noexcept:
                 table[(origin * PITS + seeds) * 16 + (origin + k) % PITS] = 1
 
 
-cdef inline int sow_short(unsigned char* state, const unsigned char* table, int origin) noexcept nogil:
+cdef inline int sow_short(unsigned char* state, const unsigned char* table,
+                          int origin) noexcept nogil:
     """Sow the fewer than 12 seeds of pit ``origin`` of the 16-byte
     ``state`` (each pit passed at most once): two 64-bit additions, as no
     byte can overflow (a pit never holds more than the 48 seeds). Returns
