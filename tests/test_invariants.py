@@ -91,6 +91,14 @@ def test_compiled_and_pure_rules_agree_on_random_games(spec):
             state = child
 
 
+def both_kernels(spec: str):
+    """(variant, its compiled kernel, its pure kernel); skips when not built."""
+    variant = find_variant(spec)
+    if compiled_module(type(variant).kernel_module) is None:
+        pytest.skip("compiled kernel not built")
+    return variant, variant.make_kernel(compiled=True), variant.make_kernel(compiled=False)
+
+
 def random_state(variant, rng: random.Random):
     """A random valid state: the variant's seeds thrown into random pits and
     scores, either side to move."""
@@ -108,11 +116,7 @@ def random_state(variant, rng: random.Random):
 def test_compiled_and_pure_rules_agree_on_random_positions(spec):
     # random boards reach what games rarely do: endless relays, starving
     # rows, grand slams, many laps
-    variant = find_variant(spec)
-    if compiled_module(type(variant).kernel_module) is None:
-        pytest.skip("compiled kernel not built")
-    compiled = variant.make_kernel(compiled=True)
-    pure = variant.make_kernel(compiled=False)
+    variant, compiled, pure = both_kernels(spec)
     rng = random.Random(99)
     for _ in range(3000):
         state = random_state(variant, rng)
@@ -138,11 +142,7 @@ def test_compiled_kernels_are_loaded_when_built():
 def test_compiled_and_pure_perft_agree_on_random_positions(spec):
     # the compiled perft takes the children a kernel writes while generating
     # (Ayoayo's gen_children, feeding moves compacted) or made one by one
-    variant = find_variant(spec)
-    if compiled_module(type(variant).kernel_module) is None:
-        pytest.skip("compiled kernel not built")
-    compiled = variant.make_kernel(compiled=True)
-    pure = variant.make_kernel(compiled=False)
+    variant, compiled, pure = both_kernels(spec)
     rng = random.Random(7)
     starving = 0
     for _ in range(300):
