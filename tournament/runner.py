@@ -23,24 +23,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .config import RunConfig
-from .model import EngineSpec, PlannedGame, PlayedGame
+from .model import PlannedGame, PlayedGame
 from .openings import random_openings, read_openings, search_evaluator
-from .players import Player
-from .referee import Aborted, play_game
+from .referee import Aborted
 from .schedule import plan
+from .seat import PlayerFactory, Seat, process_players
 from .standings import Standings
 from .storage import Store
 
 log = logging.getLogger("bingwa.tournament")
 
-PlayerFactory = Callable[[EngineSpec], Player]
+__all__ = ["GameListener", "Seat", "Summary", "Tournament", "make_openings", "process_players"]
 
-
-def process_players(config: RunConfig) -> PlayerFactory:
-    """The default: each engine as a process, over the protocol client."""
-    from .engines import ProcessPlayer
-
-    return lambda spec: ProcessPlayer(spec, config.rules)
+# called with the run's id and each game as it is stored (``--pgnout``)
+GameListener = Callable[[int, PlayedGame], None]
 
 
 def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]]]:
@@ -58,45 +54,6 @@ def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]
     return out
 
 
-class Seat:
-    """One worker's engines: plays planned games one after another."""
-
-    def __init__(self, config: RunConfig, openings: dict[str, list[list[str]]],
-                 factory: PlayerFactory, stop: threading.Event | None = None) -> None:
-        self.config = config
-        self.openings = openings
-        self.factory = factory
-        self.stop = stop
-        self.players: dict[str, Player] = {}
-
-    def player(self, name: str) -> Player:
-        if name not in self.players:
-            self.players[name] = self.factory(self.config.engine(name))
-        return self.players[name]
-
-    def play(self, planned: PlannedGame) -> PlayedGame:
-        players = (self.player(planned.south), self.player(planned.north))
-        tcs = (self.config.tc_of(planned.south), self.config.tc_of(planned.north))
-        opening = self.openings[planned.variant][planned.opening]
-        try:
-            record = play_game(planned, opening, players, tcs, self.config.rules, self.stop)
-        except Aborted:
-            self.close()
-            raise
-        if record.loser:  # a failed engine is killed and restarted for its next game
-            self.drop(record.loser)
-        return record
-
-    def drop(self, name: str) -> None:
-        player = self.players.pop(name, None)
-        if player is not None:
-            player.close()
-
-    def close(self) -> None:
-        for name in list(self.players):
-            self.drop(name)
-
-
 @dataclass
 class Summary:
     run_id: int
@@ -109,8 +66,9 @@ class Summary:
 class Tournament:
     def __init__(self, store: Store, run_id: int, config: RunConfig,
                  openings: dict[str, list[list[str]]], factory: PlayerFactory | None = None,
-                 progress=None) -> None:
+                 progress=None, listeners: tuple[GameListener, ...] = ()) -> None:
         self.store = store
+        self.listeners = listeners
         self.run_id = run_id
         self.config = config
         self.openings = openings
@@ -126,21 +84,22 @@ class Tournament:
     # -- making and finding runs ------------------------------------------------
     @classmethod
     def create(cls, store: Store, config: RunConfig, factory: PlayerFactory | None = None,
-               progress=None, evaluator=None) -> Tournament:
+               progress=None, evaluator=None, listeners: tuple[GameListener, ...] = ()) -> Tournament:
         openings = make_openings(config, evaluator)
         run_id = store.create_run(config.kind, config.to_json(), config.engines, openings,
                                   config.planned_games())
-        return cls(store, run_id, config, openings, factory, progress)
+        return cls(store, run_id, config, openings, factory, progress, listeners)
 
     @classmethod
     def resume(cls, store: Store, run_id: int | None = None, factory: PlayerFactory | None = None,
-               progress=None, concurrency: int | None = None) -> Tournament:
+               progress=None, concurrency: int | None = None,
+               listeners: tuple[GameListener, ...] = ()) -> Tournament:
         run = store.run(run_id)
         data = dict(run.config)
         if concurrency:
             data["concurrency"] = concurrency
         config = RunConfig.from_json(data)
-        return cls(store, run.id, config, store.openings(run.id), factory, progress)
+        return cls(store, run.id, config, store.openings(run.id), factory, progress, listeners)
 
     # -- the plan -------------------------------------------------------------
     def plan(self) -> Iterator[PlannedGame]:
@@ -175,6 +134,8 @@ class Tournament:
     def _count(self, record: PlayedGame) -> None:
         self.standings.add(record)
         self.played += 1
+        for listener in self.listeners:
+            listener(self.run_id, record)
         if self.progress is not None:
             self.progress.update(self, record)
 
@@ -257,5 +218,19 @@ class Tournament:
             self.stop.set()
             for w in workers:
                 w.join(timeout=30)
+            self._fold_finished(results)
         if error is not None:
             raise error
+
+    def _fold_finished(self, results: queue.Queue[object]) -> None:
+        """Store the games workers finished while the driver was stopping
+        (a Ctrl-C, an error): every finished game is kept. A game an
+        engine lost by failing now is not: a terminal's Ctrl-C reaches the
+        engines too, and their deaths are the stop's doing."""
+        while True:
+            try:
+                item = results.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, PlayedGame) and item.loser is None and self.standings.decision is None:
+                self.fold(item)
