@@ -38,3 +38,141 @@ def test_the_timeouts_are_documented_with_their_defaults():
     assert "later is a stall. [default: 5]" in text
     assert ("--start-timeout SECONDS Seconds a starting engine may take to answer uci with uciok; "
             "later is a stall. [default: 10]") in text
+
+
+# -- every output path is checked before any work ----------------------------------------------
+PAIR = ("--bot", "random", "--bot", "greedy", "--depth", "1", "--rounds", "1", "--opening-plies", "0",
+        "--progress", "none")
+SPRT_PAIR = ("--new", "random", "--base", "greedy", "--depth", "1", "--max-games", "2",
+             "--opening-plies", "0", "--progress", "none")
+
+
+@pytest.mark.parametrize("command, option", [
+    ("tournament", "--report"), ("tournament", "--log"), ("tournament", "--pgnout"),
+    ("sprt", "--report"), ("sprt", "--log"), ("sprt", "--pgnout"),
+])
+def test_an_unwritable_output_is_refused_before_a_game_is_played(tmp_path, command, option):
+    db = tmp_path / "never.sqlite"
+    engines = SPRT_PAIR if command == "sprt" else PAIR
+    result = run(command, *engines, option, "/nonexistent/out.txt", "--db", str(db))
+    assert result.exit_code == (3 if command == "sprt" else 2)
+    assert result.output.splitlines() == [
+        f"bingwa: error: {option} /nonexistent/out.txt: no such directory /nonexistent"]
+    assert not db.exists()  # no game was played, nothing was stored
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("played") / "games.sqlite"
+    result = run("tournament", *PAIR, "-v", "kalah", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    return db
+
+
+@pytest.mark.parametrize("args", [
+    ("ratings", "{db}", "--html", "{out}"),
+    ("export", "{db}", "--output", "{out}"),
+    ("export", "{db}", "-O", "{out}"),
+])
+def test_ratings_and_export_refuse_an_unwritable_output_in_one_line(played_db, tmp_path, args):
+    out = tmp_path / "no-such-directory" / "out.txt"
+    result = run(*(a.format(db=played_db, out=out) for a in args))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"bingwa: error: {args[2].replace('-O', '--output')} {out}: no such directory {out.parent}"]
+
+
+def test_export_writes_with_output_and_o_is_not_an_output(played_db, tmp_path):
+    out = tmp_path / "games.csv"
+    assert run("export", str(played_db), "--format", "csv", "-O", str(out)).exit_code == 0
+    assert len(out.read_text().splitlines()) == 1 + 2
+    # -o is a variant option everywhere: export has none, and says so
+    assert run("export", str(played_db), "-o", str(out)).exit_code == 2
+
+
+def test_a_binary_openings_file_is_one_error_line(tmp_path):
+    binary = tmp_path / "openings.bin"
+    binary.write_bytes(bytes(range(256)))
+    db = tmp_path / "never.sqlite"
+    result = run("tournament", *PAIR, "--openings", str(binary), "--db", str(db))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"bingwa: error: {binary}: not a text file (byte 128 is not UTF-8)"]
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_the_ray_backend_without_ray_is_one_line_and_leaves_no_run(tmp_path, monkeypatch, command):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as when it is not installed
+    db = tmp_path / "never.sqlite"
+    engines = SPRT_PAIR if command == "sprt" else PAIR
+    result = run(command, *engines, "--backend", "ray", "--db", str(db))
+    assert result.exit_code == (3 if command == "sprt" else 2)
+    assert result.output.splitlines() == ["bingwa: error: the Ray backend needs Ray: pip install 'bingwa[ray]'"]
+    assert not db.exists()
+
+
+# -- conventions -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["-1", "0", "inf", "nan"])
+def test_a_fixed_move_time_that_is_no_positive_number_speaks_of_seconds(tmp_path, value):
+    result = run("tournament", "--bot", "random", "--bot", "greedy", "--st", value,
+                 "--db", str(tmp_path / "never.sqlite"))
+    assert result.exit_code == 2
+    shown = f"{float(value):g}"
+    assert result.output.splitlines() == [
+        f"bingwa: error: a fixed time per move (st) is a number of seconds more than 0, not {shown}"]
+
+
+def test_an_option_the_engine_does_not_offer_is_found_at_the_start(tmp_path):
+    db = tmp_path / "never.sqlite"
+    result = run("tournament", "-e", "name=x bot=random option.NoSuchOption=3", "-b", "greedy",
+                 "--depth", "1", "--db", str(db))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == ["bingwa: error: engine x has no option NoSuchOption"]
+    assert not db.exists()
+
+
+def test_b_is_a_bot_and_o_a_variant_option(tmp_path):
+    db = tmp_path / "games.sqlite"
+    result = run("tournament", "-b", "random", "-b", "greedy", "-v", "kalah", "-o", "pits=4",
+                 "--depth", "1", "--rounds", "1", "--opening-plies", "0", "--progress", "none",
+                 "--db", str(db))
+    assert result.exit_code == 0, result.output
+    from bingwa.tournament.storage import Store
+
+    assert Store(db).variants() == ["kalah pits=4"]
+    bad = run("tournament", "-b", "random", "-b", "greedy", "-o", "pits=x", "--depth", "1",
+              "--db", str(tmp_path / "never.sqlite"))
+    assert bad.exit_code == 2 and len(bad.output.splitlines()) == 1
+
+
+# -- sprt: exit 3 for every error ------------------------------------------------------------------
+@pytest.mark.parametrize("args, message", [
+    (("--new", "random", "--base", "greedy"), "give a time control"),
+    (("--new", "random", "--base", "greedy", "--depth", "1", "-v", "chess"), "unknown variant 'chess'"),
+    (("--resume", "--run", "77"), "no run 77"),
+    (("--new", "random", "--base", "greedy", "--depth", "1", "--alpha", "2"), "Invalid value for '--alpha'"),
+    (("--new", "random", "--base", "greedy", "--depth", "x"), "Invalid value for '--depth'"),
+    (("--new", "random", "--base", "random", "--depth", "1"), "--new and --base are the same engine"),
+    (("--new", "greedy", "--base", "bot=greedy", "--depth", "1"), "--new and --base are the same engine"),
+])
+def test_every_sprt_error_exits_3(tmp_path, args, message):
+    db = tmp_path / "sprt.sqlite"
+    if "--resume" in args:
+        from bingwa.tournament.storage import Store
+
+        Store(db).close()
+    result = run("sprt", *args, "--db", str(db))
+    assert result.exit_code == 3, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_resume_with_other_settings_is_refused_and_names_them(played_db, command):
+    result = run(command, "--resume", "--db", str(played_db), "--nodes", "50", "--seed", "3", "-j", "1")
+    assert result.exit_code == (3 if command == "sprt" else 2)
+    assert result.output.splitlines() == [
+        "bingwa: error: --resume plays the run on with the settings it was started with; "
+        "leave out --nodes, --seed"]

@@ -168,7 +168,7 @@ def test_a_run_killed_with_sigkill_resumes_to_exactly_the_planned_games(tmp_path
                               start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        while count_games(db) < 4 and time.monotonic() < deadline and runner.poll() is None:
+        while count_games(db) < 2 and time.monotonic() < deadline and runner.poll() is None:
             time.sleep(0.05)
         assert runner.poll() is None, "the run ended before it could be killed"
         os.kill(runner.pid, signal.SIGKILL)
@@ -265,3 +265,27 @@ def test_an_aualé_dialect_engine_plays_oware_in_bingwa_notation(tmp_path):
         # its moves were translated from Aualé letters: South plays a-f, North A-F
         letters = {m.move for m in game.moves if m.side == auale_side}
         assert letters <= set("abcdef" if auale_side == 0 else "ABCDEF")
+
+
+def test_ctrl_c_exits_130_in_one_line_keeps_every_finished_game_and_resumes(tmp_path):
+    db = str(tmp_path / "int.sqlite")
+    args = ("tournament", "--bot", "random", "--bot", "greedy", "-v", "kalah", "--rounds", "6",
+            "--depth", "1", "--opening-plies", "2", "-j", "2", "--db", db, "--progress", "none")
+    # its own process group, signalled as a terminal's Ctrl-C signals it: engines included
+    proc = subprocess.Popen([*BINGWA, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while count_games(db) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    kept = count_games(db)
+    assert 2 <= kept < 12
+    assert err.splitlines() == [
+        f"bingwa: interrupted: {kept} games of run 1 kept; resume with --resume --run 1 --db {db}"]
+    endings = {t for (t,) in sqlite3.connect(db).execute("SELECT termination FROM games")}
+    assert not endings & {"crash", "stall"}, endings  # the signal is not charged to the engines
+    done = run_cli("tournament", "--resume", "--db", db, "--progress", "none")
+    assert done.returncode == 0, done.stderr
+    assert count_games(db) == 12

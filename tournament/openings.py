@@ -40,9 +40,11 @@ def read_openings(path: str | Path, variant: str) -> list[list[str]]:
     wanted = find_variant(variant)
     out: list[list[str]] = []
     try:
-        lines = Path(path).read_text().splitlines()
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise OpeningError(f"{path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise OpeningError(f"{path}: not a text file (byte {exc.start} is not UTF-8)") from None
     for number, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
