@@ -176,3 +176,45 @@ def test_resume_with_other_settings_is_refused_and_names_them(played_db, command
     assert result.output.splitlines() == [
         "bingwa: error: --resume plays the run on with the settings it was started with; "
         "leave out --nodes, --seed"]
+
+
+# -- cutechess and fastchess conventions ---------------------------------------------------------
+def test_line_mode_prints_a_running_score_and_elo_line_after_each_game(tmp_path):
+    import re
+
+    db = tmp_path / "lines.sqlite"
+    result = run("tournament", "-b", "random", "-b", "greedy", "-v", "kalah", "--rounds", "2",
+                 "--depth", "1", "--opening-plies", "2", "--db", str(db))  # not a terminal: lines
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    scores = [i for i, line in enumerate(lines) if line.startswith("Score of random vs greedy: ")]
+    assert len(scores) == 4
+    totals = []
+    for i in scores:
+        match = re.fullmatch(r"Score of random vs greedy: (\d+) - (\d+) - (\d+)  \[(\d\.\d{3})\] (\d+)", lines[i])
+        assert match, lines[i]
+        wins, losses, draws, score, games = match.groups()
+        assert int(wins) + int(losses) + int(draws) == int(games)
+        assert float(score) == pytest.approx((int(wins) + int(draws) / 2) / int(games), abs=5e-4)
+        totals.append(int(games))
+        assert re.fullmatch(r"Elo difference: \S+ \+/- \S+, LOS: \d+\.\d %, DrawRatio: \d+\.\d %", lines[i + 1])
+    assert totals == [1, 2, 3, 4]
+
+
+def test_pgnout_appends_each_finished_game_record(tmp_path):
+    from bingwa.engine.records import read_records
+    from bingwa.tournament.storage import Store
+
+    pgn = tmp_path / "games.pgn"
+    db = tmp_path / "games.sqlite"
+    for _ in range(2):  # a second run appends
+        result = run("tournament", "-b", "random", "-b", "greedy", "-v", "kalah", "--rounds", "1",
+                     "--depth", "1", "--opening-plies", "2", "--progress", "none", "--db", str(db),
+                     "--pgnout", str(pgn))
+        assert result.exit_code == 0, result.output
+    records = read_records(pgn)
+    games = Store(db).games()
+    assert len(records) == len(games) == 4
+    assert sorted(" ".join(m.text for m in r.moves) for r in records) == sorted(
+        " ".join(m.move for m in g.moves) for g in games)
+    assert {r.tags["TimeControl"] for r in records} == {"depth=1"}

@@ -190,6 +190,44 @@ def test_openings_file_with_variant_prefixes(tmp_path):
         read_openings(path, "oware")
 
 
+def test_openings_file_of_position_strings_and_move_lists_is_read_line_by_line(tmp_path):
+    from bingwa.engine import Position
+
+    after_d = Position("oware")
+    after_d.push("d")
+    bao = Position("bao")
+    bao.push(bao.legal_moves()[0])
+    path = tmp_path / "book.txt"
+    path.write_text(f"oware: {after_d.text()}\noware: d A\nbao: {bao.text()}  # a Bao position: spaces inside\n")
+    assert read_openings(path, "oware") == [[f"position:{after_d.text()}"], ["d", "A"]]
+    assert read_openings(path, "bao") == [[f"position:{bao.text()}"]]
+    path.write_text("d A\n1,2,3 zz\n")
+    with pytest.raises(OpeningError, match=r":2: neither a position \(.*\) nor moves \(.*\)"):
+        read_openings(path, "oware")
+
+
+def test_a_run_from_position_openings_starts_there_and_records_it(tmp_path):
+    from bingwa.engine import Position
+    from bingwa.engine.records import parse_records
+    from bingwa.tournament.export import export_records
+
+    start = Position("oware")
+    for move in ("c", "D", "e"):
+        start.push(move)
+    book = tmp_path / "book.txt"
+    book.write_text(start.text() + "\n")
+    store = Store(tmp_path / "pos.sqlite")
+    config = small_config(variants=("oware",), rounds=1, openings=OpeningsConfig(file=str(book)))
+    Tournament.create(store, config, factory=in_process).run()
+    again = Store(tmp_path / "pos.sqlite")  # the opening survives the database
+    assert again.openings(1) == {"oware": [[f"position:{start.text()}"]]}
+    games = again.games()
+    assert len(games) == 2 and {g.start_position for g in games} == {start.text()}
+    assert all(not any(m.book for m in g.moves) for g in games)
+    for record in parse_records(export_records(again)):
+        assert record.tags["Position"] == start.text()
+
+
 def test_random_openings_are_distinct_balanced_and_seeded():
     def evaluate(position):
         return negamax_margin(position, 2)

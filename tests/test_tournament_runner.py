@@ -139,7 +139,7 @@ def test_sprt_accepts_h1_for_a_stronger_engine_and_h0_for_a_weaker_one(tmp_path,
 
 def test_sprt_is_inconclusive_at_the_cap(tmp_path):
     db = str(tmp_path / "cap.sqlite")
-    done = run_cli("sprt", "--new", "random", "--base", "random", "--variant", "oware",
+    done = run_cli("sprt", "--new", "random", "--base", "greedy", "--variant", "oware",
                    "--depth", "1", "--max-games", "4", "--db", db, "--progress", "none")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "inconclusive" in done.stdout

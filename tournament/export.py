@@ -25,7 +25,8 @@ def to_record(game: PlayedGame, run: int | None = None, time_control: str | None
     from bingwa.engine.records import Annotation, GameRecord
 
     p = game.planned
-    position = Position(find_variant(p.variant))
+    variant = find_variant(p.variant)
+    position = Position(variant, text=game.start_position) if game.start_position else Position(variant)
     notes: list[Annotation | None] = []
     for m in game.moves:
         position.push(m.move)

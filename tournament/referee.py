@@ -32,6 +32,7 @@ from bingwa.engine import BingwaError, Position, Termination
 from bingwa.protocol.errors import EngineError, EngineMoveError, EngineTimeout
 
 from .model import PlannedGame, PlayedGame, PlayedMove
+from .openings import opening_start
 from .players import Player
 from .timecontrol import Clock, TimeControl, limits_for
 
@@ -86,10 +87,10 @@ def play_game(
     """Play ``planned`` from ``opening`` between players[0] (South) and
     players[1] (North). Raises Aborted when ``stop`` is set mid-game."""
     started = time.time()
-    position = Position(planned.variant)
+    position, book = opening_start(planned.variant, opening)
     start_text = position.text()
     moves: list[PlayedMove] = []
-    for text in opening:
+    for text in book:
         mover = position.turn
         move = position.push(text)  # openings were checked when the run was made
         moves.append(PlayedMove(move.text, mover, book=True))

@@ -82,6 +82,47 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
+def normal_quantile(p: float) -> float:
+    """The standard normal distribution's quantile (bisection on erf: the
+    few calls made do not need a closed-form approximation)."""
+    lo, hi = -10.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+@dataclass(frozen=True)
+class MatchElo:
+    """Elo of one engine over another from W/L/D, as cutechess computes
+    and prints it (a normal interval on the mean game score, mapped to
+    Elo; LOS from wins and losses)."""
+
+    difference: float
+    margin: float
+    los: float
+    draw_ratio: float
+
+    @classmethod
+    def from_wld(cls, wins: int, losses: int, draws: int) -> MatchElo:
+        n = wins + losses + draws
+        if n == 0:
+            return cls(0.0, math.inf, 0.5, 0.0)
+        w, lo, d = wins / n, losses / n, draws / n
+        mu = w + d / 2
+        stdev = math.sqrt(w * (1 - mu) ** 2 + lo * mu ** 2 + d * (0.5 - mu) ** 2) / math.sqrt(n)
+        z = normal_quantile(0.975)
+        margin = (elo_from_score(mu + z * stdev) - elo_from_score(mu - z * stdev)) / 2
+        return cls(elo_from_score(mu), margin, likelihood_of_superiority(wins, losses), d)
+
+    def line(self) -> str:
+        return (f"Elo difference: {self.difference:.1f} +/- {self.margin:.1f}, "
+                f"LOS: {100 * self.los:.1f} %, DrawRatio: {100 * self.draw_ratio:.1f} %")
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A value with a 95% interval."""

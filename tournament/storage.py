@@ -205,7 +205,7 @@ class Store:
             for variant, lines in openings.items():
                 self.db.executemany(
                     "INSERT INTO openings (run_id, variant, idx, moves) VALUES (?, ?, ?, ?)",
-                    [(run_id, variant, i, " ".join(moves)) for i, moves in enumerate(lines)],
+                    [(run_id, variant, i, _opening_text(moves)) for i, moves in enumerate(lines)],
                 )
         return run_id
 
@@ -248,7 +248,7 @@ class Store:
         out: dict[str, list[list[str]]] = {}
         rows = self.db.execute("SELECT variant, moves FROM openings WHERE run_id = ? ORDER BY variant, idx", (run_id,))
         for r in rows:
-            out.setdefault(r["variant"], []).append(r["moves"].split())
+            out.setdefault(r["variant"], []).append(_opening_moves(r["moves"]))
         return out
 
     # -- games ---------------------------------------------------------------
@@ -353,3 +353,13 @@ class Store:
 
     def game_run_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT run_id FROM games ORDER BY run_id")]
+
+
+def _opening_text(moves: list[str]) -> str:
+    """An opening as stored: its moves space-separated, or as JSON when an
+    item has spaces of its own (a position string, Bao's)."""
+    return json.dumps(moves) if any(any(c.isspace() for c in m) for m in moves) else " ".join(moves)
+
+
+def _opening_moves(text: str) -> list[str]:
+    return json.loads(text) if text.startswith("[") else text.split()
