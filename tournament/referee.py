@@ -127,8 +127,10 @@ def play_game(
             reply = player.go(position, limits, deadline)
         except EngineError as failure:
             return _forfeit(finish, planned, players, side, failure, failure.describe(), position)
-        if not clocks[side].spend(reply.elapsed_ms, rules.margin_ms):
-            overrun = EngineTimeout(f"{reply.elapsed_ms} ms used, the clock allowed "
+        # a reply stamped a hair before its go was (threads, clocks) took no time, not less
+        elapsed_ms = max(0, reply.elapsed_ms)
+        if not clocks[side].spend(elapsed_ms, rules.margin_ms):
+            overrun = EngineTimeout(f"{elapsed_ms} ms used, the clock allowed "
                                     f"{deadline - rules.margin_ms} ms", transcript=reply.transcript)
             return _forfeit(finish, planned, players, side, overrun, _verdict(overrun), position)
         try:  # the engine's word is checked against the rules, whatever the client said
@@ -140,7 +142,7 @@ def play_game(
             return _forfeit(finish, planned, players, side, illegal, _verdict(illegal), position)
         info = reply.info
         moves.append(PlayedMove(
-            move.text, side, reply.elapsed_ms,
+            move.text, side, elapsed_ms,
             info.score_cp if info else None, info.score_mate if info else None,
             info.depth if info else None, info.nodes if info else None,
         ))
