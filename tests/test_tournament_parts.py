@@ -598,3 +598,16 @@ def test_command_line_refuses_bad_input_in_one_line(tmp_path, args, message, sta
     assert result.exit_code == status, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_ratings_over_all_runs_tell_apart_engines_that_share_a_name(tmp_path):
+    store = Store(tmp_path / "names.sqlite")
+    for command in (("bingwa", "--bot", "random"), ("bingwa", "--bot", "greedy"), ("bingwa", "--bot", "greedy")):
+        run = store.create_run("round-robin", {"kind": "round-robin"},
+                               [EngineSpec("x", command), EngineSpec("b", ("y",))], {"oware": [[]]}, 2)
+        store.record_game(run, played(0, "x", "b"))
+    # runs 2 and 3 entered the same x: one engine; run 1's x is another
+    assert sorted({g.south for g in store.scores("oware")}) == ["x (run 1)", "x (run 2)"]
+    assert {g.north for g in store.scores("oware")} == {"b"}
+    assert {g.south for g in store.scores("oware", run_id=1)} == {"x"}  # within a run: its own names
+    assert {g.planned.south for g in store.games()} == {"x (run 1)", "x (run 2)"}

@@ -193,7 +193,8 @@ def ratings_notes(ratings: Ratings) -> str:
     notes = (f"95% bootstrap intervals over game pairs; first-player advantage "
              f"{signed_elo(fm.value)} [{signed_elo(fm.low)}, {signed_elo(fm.high)}] Elo")
     if ratings.regularised:
-        notes += "; someone won or lost every game: one virtual draw per pairing keeps ratings finite"
+        notes += ("; someone won or lost every game: one virtual draw per pairing keeps ratings finite, "
+                  "and a perfect score's interval is open on one side (Wilson's bound on the other)")
     return notes
 
 

@@ -60,13 +60,15 @@ def error_bars_svg(ratings: Ratings, width: int = 640) -> str:
     names = ratings.ranked()
     row_h, left, right, top = 26, 130, 20, 20
     height = top + row_h * len(names) + 30
-    values = [v for n in names for v in (ratings.ratings[n].low, ratings.ratings[n].high)]
+    # an interval open on one side (a perfect score) runs to the plot's edge
+    values = [v for n in names for v in (ratings.ratings[n].low, ratings.ratings[n].value, ratings.ratings[n].high)
+              if math.isfinite(v)] or [0.0]
     lo, hi = min(values), max(values)
     pad = max(10.0, (hi - lo) * 0.05)
     lo, hi = lo - pad, hi + pad
 
     def x(v: float) -> float:
-        return left + (v - lo) / (hi - lo) * (width - left - right)
+        return left + (min(hi, max(lo, v)) - lo) / (hi - lo) * (width - left - right)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'role="img" aria-label="ratings with 95% intervals">']
@@ -200,7 +202,8 @@ def ratings_html(ratings: Ratings) -> str:
     fm = ratings.first_move
     note = f"First-player advantage {signed_elo(fm.value)} Elo [{signed_elo(fm.low)}, {signed_elo(fm.high)}]."
     if ratings.regularised:
-        note += " Someone won or lost every game: one virtual draw per pairing keeps the ratings finite."
+        note += (" Someone won or lost every game: one virtual draw per pairing keeps the ratings finite,"
+                 " and a perfect score's interval is open on one side (Wilson's bound on the other).")
     rows.append(f'<p class="note">{_e(note)}</p>')
     return "\n".join(rows)
 
