@@ -75,7 +75,7 @@ def _db_option(default: bool = True):
 def _limit_options(f):
     for option in reversed((
         click.option("--tc", default=None, help="Clock: moves/time+inc in seconds, e.g. 40/60+0.6 or 10+0.1."),
-        click.option("--st", type=float, default=None, help="A fixed time per move, seconds."),
+        click.option("--st", type=float, default=None, help="A fixed time per ply, seconds."),
         click.option("--nodes", type=click.IntRange(1), default=None, help="A fixed node count per move."),
         click.option("--depth", type=click.IntRange(1), default=None, help="A fixed depth per move."),
     )):
@@ -100,7 +100,7 @@ def _run_options(f):
         click.option("--concurrency", "-j", type=click.IntRange(1), default=None,
                      help="Games played at once (default: the number of cores)."),
         click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
-                     default=None, help="Openings file: moves from the start, one opening a line."),
+                     default=None, help="Openings file: one opening a line, moves from the start or a position string."),
         click.option("--opening-plies", type=click.IntRange(0), default=4, show_default=True,
                      help="Plies of a random opening (without --openings)."),
         click.option("--opening-margin", type=click.IntRange(0), default=200, show_default=True,

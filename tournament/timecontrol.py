@@ -2,7 +2,7 @@
 
 Written as fastchess and cutechess write them:
 
-    40/60+0.6   40 moves in 60 s, then 60 s more for the next 40; +0.6 s a move
+    40/60+0.6   40 of the engine's plies (one a go) in 60 s, then 60 s more for the next 40; +0.6 s a ply
     10+0.1      10 s for the game, +0.1 s a move
     1:30        90 s for the game
     st=0.2      a fixed 0.2 s per move (``movetime``)
