@@ -59,7 +59,7 @@ class SprtCommand(RunCommand):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, SystemExit):
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - an SPRT's caller reads the status: 3, never 1
             _sprt_fail(f"{type(exc).__name__}: {exc}")
@@ -468,6 +468,17 @@ def _sprt_pair(new, base):
     return new, base
 
 
+def _check_resumed_sprt(store, run_id: int | None) -> None:
+    from bingwa.tournament.storage import StorageError
+
+    try:
+        run = store.run(run_id)
+    except StorageError as exc:
+        _sprt_fail(str(exc))
+    if run.kind != "sprt":
+        _sprt_fail(f"run {run.id} is a {run.kind}, not an SPRT: resume it with bingwa tournament --resume")
+
+
 def _sprt_fail(message: str) -> NoReturn:
     click.echo(f"bingwa: error: {message}", err=True)
     sys.exit(3)
@@ -525,6 +536,8 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
         _check_options(specs)
     _setup_log(log_path)
     store = _open_store(db_path, must_exist=resume)
+    if resume:
+        _check_resumed_sprt(store, run_id)
     summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
                     backend=backend, address=address, progress_kind=progress_kind, pgnout=pgnout)
     st_ = summary.standings

@@ -169,6 +169,13 @@ def test_every_sprt_error_exits_3(tmp_path, args, message):
     assert "Traceback" not in result.output
 
 
+def test_sprt_resume_of_a_tournament_says_so_and_exits_3(played_db):
+    result = run("sprt", "--resume", "--db", str(played_db))
+    assert result.exit_code == 3
+    assert result.output.splitlines() == [
+        "bingwa: error: run 1 is a round-robin, not an SPRT: resume it with bingwa tournament --resume"]
+
+
 @pytest.mark.parametrize("command", ["tournament", "sprt"])
 def test_resume_with_other_settings_is_refused_and_names_them(played_db, command):
     result = run(command, "--resume", "--db", str(played_db), "--nodes", "50", "--seed", "3", "-j", "1")
