@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -52,6 +53,16 @@ def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]
         evaluate = evaluator or search_evaluator(oc.depth)
         out[variant] = random_openings(variant, wanted, oc.plies, rng, evaluate, oc.margin_cp)
     return out
+
+
+def _keep_ctrl_c_from_engines() -> None:
+    """Block SIGINT in this worker thread, and so in the engines it starts
+    (a child keeps the signal mask of the thread that started it). A
+    terminal's Ctrl-C goes to the whole process group: it should reach the
+    driver, which stops the run and quits the engines in order, not the
+    engines, which would die mid-game and be charged with crashes."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 @dataclass
@@ -182,6 +193,7 @@ class Tournament:
                 return next(jobs, None)
 
         def work() -> None:
+            _keep_ctrl_c_from_engines()
             seat = Seat(self.config, self.openings, self.factory, self.stop)
             try:
                 while (job := next_job()) is not None:
