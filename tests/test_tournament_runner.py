@@ -168,7 +168,7 @@ def test_a_run_killed_with_sigkill_resumes_to_exactly_the_planned_games(tmp_path
                               start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        while count_games(db) < 2 and time.monotonic() < deadline and runner.poll() is None:
+        while count_games(db) < 4 and time.monotonic() < deadline and runner.poll() is None:
             time.sleep(0.05)
         assert runner.poll() is None, "the run ended before it could be killed"
         os.kill(runner.pid, signal.SIGKILL)
