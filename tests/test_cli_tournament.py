@@ -133,6 +133,20 @@ def test_an_option_the_engine_does_not_offer_is_found_at_the_start(tmp_path):
     assert not db.exists()
 
 
+def test_options_are_checked_against_what_the_engine_declares():
+    import sys
+
+    from bingwa.tournament.engines import missing_options
+    from bingwa.tournament.model import EngineSpec
+
+    spec = EngineSpec.parse("name=ab bot=alphabeta option.hash=8 option.Hsh=8")
+    assert missing_options(spec) == ["Hsh"]  # names are matched as UCI matches them
+    # an Aualé-dialect engine takes options it never declares, as Aalina does
+    auale = EngineSpec("aalina-like", (sys.executable, "-m", "bingwa", "engine", "--dialect", "auale"),
+                       protocol="auale", options=(("OwnBook", "false"),))
+    assert missing_options(auale) == []
+
+
 def test_b_is_a_bot_and_o_a_variant_option(tmp_path):
     db = tmp_path / "games.sqlite"
     result = run("tournament", "-b", "random", "-b", "greedy", "-v", "kalah", "-o", "pits=4",

@@ -97,6 +97,8 @@ def missing_options(spec: EngineSpec, rules: Rules | None = None) -> list[str]:
                           ready_timeout=rules.ready_timeout_ms / 1000)
     try:
         engine.handshake(timeout=rules.start_timeout_ms / 1000)
+        if not engine.dialect.unknown_options_are_errors:
+            return []  # Aualé's engines take options they never declare (OwnBook, UseLeaves)
         return [name for name, _ in spec.options if not engine.has_option(name)]
     finally:
         engine.quit(timeout=2.0)
