@@ -170,7 +170,10 @@ def _setup_log(path: str | None) -> None:
 
     logger = logging.getLogger("bingwa.tournament")
     logger.propagate = False
-    handler: logging.Handler = logging.FileHandler(path) if path else logging.NullHandler()
+    try:
+        handler: logging.Handler = logging.FileHandler(path) if path else logging.NullHandler()
+    except OSError as exc:  # checked at the start; the file system may still say no
+        _fail(f"--log {path}: {exc.strerror}")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
