@@ -223,13 +223,14 @@ def test_an_engine_without_uciok_is_a_stall_after_the_start_timeout(tmp_path):
     db = str(tmp_path / "mute.sqlite")
     done = run_cli("tournament", "-e", fixture_arg("mute", "--no-uciok"), "-e", fixture_arg("good"),
                    "-v", "oware", "--rounds", "1", "--depth", "1", "--opening-plies", "0", "-j", "1",
-                   "--start-timeout", "0.3", "--db", db, "--progress", "none")
+                   # long enough for a Python fixture to start on a loaded machine
+                   "--start-timeout", "1.5", "--db", db, "--progress", "none")
     assert done.returncode == 0, done.stderr
     games = Store(db).games()
     assert len(games) == 2
     for game in games:
         assert game.termination == Termination.STALL.value and game.loser == "mute", game.detail
-        assert "no uciok within 0.300 s\nafter: uci" in game.detail
+        assert "no uciok within 1.500 s\nafter: uci" in game.detail
         assert game.moves == []
 
 
