@@ -13,9 +13,56 @@ from typing import Any, NoReturn
 
 import click
 
-from bingwa.cli import fail, main
+from bingwa.cli import fail, main, variant_option
 
 DEFAULT_DB = "bingwa-tournaments.sqlite"
+
+# on --resume a run plays on with the settings it was created with; only
+# these say how (not what) it plays
+RESUME_OPTIONS = frozenset({"resume", "run_id", "db_path", "concurrency", "backend", "address",
+                            "progress_kind", "report_path", "log_path", "pgnout"})
+
+
+def _fail(message: str) -> NoReturn:
+    """One error line; the exit status of an error of the command running
+    (``bingwa sprt``: 3, as 2 means "inconclusive"; else 2)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.command.name == "sprt":
+        _sprt_fail(message)
+    fail(message)
+
+
+class RunCommand(click.Command):
+    """``tournament`` and ``sprt``: Ctrl-C anywhere is one line and exit
+    status 130 (a run in progress says how to resume it)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("bingwa: interrupted", err=True)
+            sys.exit(130)
+
+
+class SprtCommand(RunCommand):
+    """``sprt``: every error exits 3, a bad option as well as a failure
+    found later, as documented (0, 1 and 2 are the test's verdicts)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            exc.exit_code = 3
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - an SPRT's caller reads the status: 3, never 1
+            _sprt_fail(f"{type(exc).__name__}: {exc}")
 
 
 def _db_option(default: bool = True):
@@ -28,7 +75,7 @@ def _db_option(default: bool = True):
 def _limit_options(f):
     for option in reversed((
         click.option("--tc", default=None, help="Clock: moves/time+inc in seconds, e.g. 40/60+0.6 or 10+0.1."),
-        click.option("--st", type=float, default=None, help="A fixed time per move, seconds."),
+        click.option("--st", type=float, default=None, help="A fixed time per ply, seconds."),
         click.option("--nodes", type=click.IntRange(1), default=None, help="A fixed node count per move."),
         click.option("--depth", type=click.IntRange(1), default=None, help="A fixed depth per move."),
     )):
@@ -44,10 +91,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        message = f"{param.opts[0]} takes a number of seconds more than 0, not {text.strip() or repr(text)}"
-        if ctx.command.name == "sprt":
-            _sprt_fail(message)
-        fail(message)
+        _fail(f"{param.opts[0]} takes a number of seconds more than 0, not {text.strip() or repr(text)}")
     return value
 
 
@@ -56,7 +100,7 @@ def _run_options(f):
         click.option("--concurrency", "-j", type=click.IntRange(1), default=None,
                      help="Games played at once (default: the number of cores)."),
         click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
-                     default=None, help="Openings file: moves from the start, one opening a line."),
+                     default=None, help="Openings file: one opening a line, moves from the start or a position string."),
         click.option("--opening-plies", type=click.IntRange(0), default=4, show_default=True,
                      help="Plies of a random opening (without --openings)."),
         click.option("--opening-margin", type=click.IntRange(0), default=200, show_default=True,
@@ -90,6 +134,8 @@ def _run_options(f):
                      help="Write the HTML report here at the end."),
         click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
                      help="Log engine failures with the lines that led to them to this file."),
+        click.option("--pgnout", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                     help="Append each finished game's record (docs/records.md) to FILE as it ends."),
     )):
         f = option(f)
     return f
@@ -101,9 +147,9 @@ def _time_control(tc: str | None, st: float | None, nodes: int | None, depth: in
     try:
         control = TimeControl.from_fields(tc, st, nodes, depth)
     except TimeControlError as exc:
-        fail(str(exc))
+        _fail(str(exc))
     if not control.is_bounded():
-        fail("give a time control: --tc, --st, --nodes or --depth")
+        _fail("give a time control: --tc, --st, --nodes or --depth")
     return control
 
 
@@ -124,21 +170,78 @@ def _setup_log(path: str | None) -> None:
 
     logger = logging.getLogger("bingwa.tournament")
     logger.propagate = False
-    handler: logging.Handler = logging.FileHandler(path) if path else logging.NullHandler()
+    try:
+        handler: logging.Handler = logging.FileHandler(path) if path else logging.NullHandler()
+    except OSError as exc:  # checked at the start; the file system may still say no
+        _fail(f"--log {path}: {exc.strerror}")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
 
 
-def _variants(names: tuple[str, ...], all_variants: bool) -> tuple[str, ...]:
+def _variants(names: tuple[str, ...], all_variants: bool, options: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The variants' specs; ``options`` (``-o NAME=VALUE``) apply to each."""
     from bingwa.engine import BingwaError, find_variant, variant_names
 
-    if all_variants:
-        return tuple(variant_names())
+    chosen = tuple(variant_names()) if all_variants else (names or ("oware",))
     try:
-        return tuple(find_variant(n).spec() for n in (names or ("oware",)))
+        return tuple(find_variant(" ".join((n, *options))).spec() for n in chosen)
     except BingwaError as exc:
-        fail(str(exc))
+        _fail(str(exc))
+
+
+def _check_outputs(**paths: str | None) -> None:
+    """Every file the command will write, checked before any work."""
+    from bingwa.tournament.outputs import OutputPathError, check_writable
+
+    for option, path in paths.items():
+        if path:
+            try:
+                check_writable(path, "--" + option.replace("_", "-"))
+            except OutputPathError as exc:
+                _fail(str(exc))
+
+
+def _check_backend(backend: str) -> None:
+    if backend == "ray":
+        from bingwa.tournament.ray_backend import RayMissingError, require_ray
+
+        try:
+            require_ray()
+        except RayMissingError as exc:
+            _fail(str(exc))
+
+
+def _check_resume(ctx: click.Context, resume: bool) -> None:
+    """--resume plays a run on with its own settings: an option that
+    would change them is refused, not silently ignored."""
+    if not resume:
+        return
+    from click.core import ParameterSource
+
+    given = [p for p in ctx.command.params
+             if p.name not in RESUME_OPTIONS and ctx.get_parameter_source(p.name or "") == ParameterSource.COMMANDLINE]
+    if given:
+        names = ", ".join(p.opts[0] for p in given)
+        _fail(f"--resume plays the run on with the settings it was started with; leave out {names}")
+
+
+def _check_options(specs) -> None:
+    """Each engine given option.NAME is started once and asked which
+    options it has: one it does not offer is an error now, not a setting
+    silently lost in every game."""
+    from bingwa.protocol.errors import EngineError
+    from bingwa.tournament.engines import missing_options
+
+    for spec in specs:
+        if not spec.options:
+            continue
+        try:
+            missing = missing_options(spec)
+        except EngineError as exc:
+            _fail(f"engine {spec.name} did not start: {str(exc).splitlines()[0]}")
+        if missing:
+            _fail(f"engine {spec.name} has no option {', '.join(missing)}")
 
 
 def _engine_specs(engines: tuple[str, ...], bots: tuple[str, ...]):
@@ -154,15 +257,16 @@ def _engine_specs(engines: tuple[str, ...], bots: tuple[str, ...]):
         for spec in specs:
             spec.check_command()
     except (EngineSpecError, TimeControlError, ValueError) as exc:
-        fail(str(exc))
+        _fail(str(exc))
     return tuple(specs)
 
 
 def _play(store, config=None, *, resume: bool = False, run_id: int | None = None,
           concurrency: int | None = None, backend: str = "local", address: str | None = None,
-          progress_kind: str = "auto"):
+          progress_kind: str = "auto", pgnout: str | None = None):
     """Create or resume a run and play it; the Summary."""
     from bingwa.tournament.openings import OpeningError
+    from bingwa.tournament.outputs import RecordsFile
     from bingwa.tournament.runner import Tournament
     from bingwa.tournament.storage import StorageError
 
@@ -173,7 +277,9 @@ def _play(store, config=None, *, resume: bool = False, run_id: int | None = None
         else:
             t = Tournament.create(store, config, progress=progress)
     except (StorageError, OpeningError) as exc:
-        fail(str(exc))
+        _fail(str(exc))
+    if pgnout:
+        t.listeners = (RecordsFile(pgnout, t.config.tc.describe()),)
     if not resume and not config.openings.file:
         wanted = config.openings.count if config.rounds is None else min(config.openings.count, config.rounds)
         for variant, lines in t.openings.items():
@@ -184,7 +290,8 @@ def _play(store, config=None, *, resume: bool = False, run_id: int | None = None
     try:
         return t.run(backend=backend, address=address)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: resume with --resume --run {t.run_id} --db {store.path}", err=True)
+        click.echo(f"bingwa: interrupted: {store.count_games(t.run_id)} games of run {t.run_id} kept; "
+                   f"resume with --resume --run {t.run_id} --db {store.path}", err=True)
         sys.exit(130)
 
 
@@ -211,7 +318,10 @@ def _write_report(store, run_id: int | None, path: str | None, variants=None) ->
         return
     from bingwa.tournament.report import build_report
 
-    Path(path).write_text(build_report(store, run_id, variants), encoding="utf-8")
+    try:
+        Path(path).write_text(build_report(store, run_id, variants), encoding="utf-8")
+    except OSError as exc:  # checked at the start, yet the disk may fill: the games are in the database
+        _fail(f"{path}: {exc.strerror}; the games are in {store.path}")
     click.echo(f"report: {path}")
 
 
@@ -219,21 +329,22 @@ def _open_store(path: str, must_exist: bool = False):
     from bingwa.tournament.storage import StorageError, Store
 
     if must_exist and not os.path.exists(path):
-        fail(f"{path}: no such database")
+        _fail(f"{path}: no such database")
     try:
         return Store(path)
     except StorageError as exc:
-        fail(str(exc))
+        _fail(str(exc))
 
 
-@main.command()
+@main.command(cls=RunCommand)
 @click.option("--engine", "-e", "engines", multiple=True, metavar="SPEC",
               help="An engine: 'name=N cmd=\"COMMAND\" [protocol=uci|auale] [option.NAME=V] [nodes=..]', "
                    "or a built-in bot's name.")
-@click.option("--bot", "bots", multiple=True, metavar="NAME",
+@click.option("--bot", "-b", "bots", multiple=True, metavar="NAME",
               help="A built-in bot, run as 'bingwa engine --bot NAME'.")
 @click.option("--variant", "-v", "variant_names_", multiple=True, metavar="SPEC",
               help="A variant to play (repeat for several; default oware).")
+@variant_option
 @click.option("--all-variants", is_flag=True, help="Play every registered variant.")
 @click.option("--gauntlet", default=None, metavar="NAME",
               help="A gauntlet: NAME plays every other engine (default: a round-robin).")
@@ -245,35 +356,41 @@ def _open_store(path: str, must_exist: bool = False):
 @_db_option()
 @_limit_options
 @_run_options
-def tournament(engines, bots, variant_names_, all_variants, gauntlet, rounds, anchor, resume,
+@click.pass_context
+def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntlet, rounds, anchor, resume,
                run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies,
                opening_margin, seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin,
                timeout, ready_timeout, start_timeout, backend, address, batch_pairs, progress_kind,
-               report_path, log_path) -> None:
+               report_path, log_path, pgnout) -> None:
     """Play engines against each other on one variant, several or all
     (round-robin or gauntlet), each opening twice with colours swapped,
     and rate them. Every finished game is stored at once: --resume
     continues an interrupted run."""
-    _setup_log(log_path)
-    store = _open_store(db_path, must_exist=resume)
+    _check_resume(ctx, resume)
+    _check_outputs(report=report_path, log=log_path, pgnout=pgnout)
+    _check_backend(backend)
     config = None
     if not resume:
+        specs = _engine_specs(engines, bots)
         config = _config(
-            "gauntlet" if gauntlet else "round-robin", _engine_specs(engines, bots),
-            _variants(variant_names_, all_variants), _time_control(tc, st, nodes, depth),
+            "gauntlet" if gauntlet else "round-robin", specs,
+            _variants(variant_names_, all_variants, options), _time_control(tc, st, nodes, depth),
             rounds=rounds, gauntlet=gauntlet, anchor=anchor, concurrency=concurrency,
             openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
             seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
             move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
             start_timeout=start_timeout, batch_pairs=batch_pairs,
         )
+        _check_options(specs)
+    _setup_log(log_path)
+    store = _open_store(db_path, must_exist=resume)
     summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
-                    backend=backend, address=address, progress_kind=progress_kind)
+                    backend=backend, address=address, progress_kind=progress_kind, pgnout=pgnout)
     run = store.run(summary.run_id)
     click.echo(f"run {summary.run_id}: {summary.status}, {store.count_games(summary.run_id)} games "
                f"({summary.played} played now) in {db_path}")
     _print_ratings(store, summary.run_id, run.config["variants"], run.config.get("anchor", anchor), 1000)
-    _write_report(store, summary.run_id, report_path)
+    _write_report(store, summary.run_id, report_path, run.config["variants"])
 
 
 def _ms(seconds: float) -> int:
@@ -291,6 +408,8 @@ def _config(kind, specs, variants, control, **kw: Any):
                   ready_timeout_ms=_ms(kw["ready_timeout"]), start_timeout_ms=_ms(kw["start_timeout"]))
     openings = OpeningsConfig(file=kw["openings_file"], plies=kw["opening_plies"],
                               margin_cp=kw["opening_margin"], seed=kw["seed"])
+    if kw["openings_file"]:
+        _check_openings(kw["openings_file"], variants)
     try:
         return RunConfig(
             kind=kind, engines=specs, variants=variants, tc=control, rounds=kw.get("rounds"),
@@ -299,12 +418,23 @@ def _config(kind, specs, variants, control, **kw: Any):
             batch_pairs=kw["batch_pairs"], anchor=kw.get("anchor", "random"),
         )
     except ScheduleError as exc:
-        fail(str(exc))
+        _fail(str(exc))
+
+
+def _check_openings(path: str, variants: tuple[str, ...]) -> None:
+    """The openings file read for every variant before anything is stored."""
+    from bingwa.tournament.openings import OpeningError, read_openings
+
+    for variant in variants:
+        try:
+            read_openings(path, variant)
+        except OpeningError as exc:
+            _fail(str(exc))
 
 
 def _sprt_engine(text: str, role: str):
     """``--new``/``--base``: an engine spec (with cmd= or bot=), a built-in
-    bot's name, or a plain command line."""
+    bot's name, or a plain command line (named after its program)."""
     from bingwa.tournament.model import EngineSpec, EngineSpecError
 
     try:
@@ -314,15 +444,42 @@ def _sprt_engine(text: str, role: str):
         elif len(words) == 1 and "/" not in words[0] and " " not in text.strip():
             from bingwa.bots import bot_names
 
-            spec = EngineSpec.bot(words[0]) if words[0] in bot_names() else EngineSpec(role, tuple(words))
+            spec = (EngineSpec.bot(words[0]) if words[0] in bot_names()
+                    else EngineSpec(_program_name(words), tuple(words)))
         else:
-            spec = EngineSpec(role, tuple(words))
+            spec = EngineSpec(_program_name(words), tuple(words))
         spec.check_command()
     except (EngineSpecError, ValueError) as exc:
         _sprt_fail(f"--{role}: {exc}")
+    return spec
+
+
+def _program_name(words: list[str]) -> str:
+    return os.path.basename(words[0]) if words else ""
+
+
+def _sprt_pair(new, base):
+    """New and base as the run names them: their own names, told apart by
+    their role when they share one. The same engine twice is refused:
+    such a test measures nothing."""
     from dataclasses import replace
 
-    return replace(spec, name=role)
+    if (new.command, new.protocol, new.options, new.tc) == (base.command, base.protocol, base.options, base.tc):
+        _sprt_fail(f"--new and --base are the same engine ({shlex.join(new.command)}): nothing to test")
+    if new.name == base.name:
+        new, base = replace(new, name=f"{new.name}-new"), replace(base, name=f"{base.name}-base")
+    return new, base
+
+
+def _check_resumed_sprt(store, run_id: int | None) -> None:
+    from bingwa.tournament.storage import StorageError
+
+    try:
+        run = store.run(run_id)
+    except StorageError as exc:
+        _sprt_fail(str(exc))
+    if run.kind != "sprt":
+        _sprt_fail(f"run {run.id} is a {run.kind}, not an SPRT: resume it with bingwa tournament --resume")
 
 
 def _sprt_fail(message: str) -> NoReturn:
@@ -330,10 +487,11 @@ def _sprt_fail(message: str) -> NoReturn:
     sys.exit(3)
 
 
-@main.command()
+@main.command(cls=SprtCommand)
 @click.option("--new", "new_cmd", required=False, help="The engine under test (a command, a bot name, or an engine spec).")
 @click.option("--base", "base_cmd", required=False, help="The engine it must not be weaker than.")
 @click.option("--variant", "-v", "variant_name", default="oware", show_default=True)
+@variant_option
 @click.option("--elo0", type=float, default=0.0, show_default=True, help="H0: normalised Elo.")
 @click.option("--elo1", type=float, default=5.0, show_default=True, help="H1: normalised Elo.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True)
@@ -346,18 +504,21 @@ def _sprt_fail(message: str) -> NoReturn:
 @_db_option()
 @_limit_options
 @_run_options
-def sprt(new_cmd, base_cmd, variant_name, elo0, elo1, alpha, beta, model, max_games, resume, run_id,
-         db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies, opening_margin,
+@click.pass_context
+def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta, model, max_games, resume,
+         run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies, opening_margin,
          seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin, timeout, ready_timeout,
-         start_timeout, backend, address, batch_pairs, progress_kind, report_path, log_path) -> None:
+         start_timeout, backend, address, batch_pairs, progress_kind, report_path, log_path,
+         pgnout) -> None:
     """Sequential test: is NEW stronger than BASE by ELO1 rather than ELO0?
     Colour-reversed pairs, pentanomial GSPRT on normalised Elo (fishtest,
     fastchess). Exit status: 0 H1 accepted, 1 H0 accepted, 2 inconclusive
     at --max-games, 3 an error. Fixed --nodes make it reproducible."""
     from bingwa.tournament.sprt import Sprt, SprtError
 
-    _setup_log(log_path)
-    store = _open_store(db_path, must_exist=resume)
+    _check_resume(ctx, resume)
+    _check_outputs(report=report_path, log=log_path, pgnout=pgnout)
+    _check_backend(backend)
     config = None
     if not resume:
         if not new_cmd or not base_cmd:
@@ -366,22 +527,28 @@ def sprt(new_cmd, base_cmd, variant_name, elo0, elo1, alpha, beta, model, max_ga
             test = Sprt(elo0, elo1, alpha, beta, model)
         except SprtError as exc:
             _sprt_fail(str(exc))
-        specs = (_sprt_engine(new_cmd, "new"), _sprt_engine(base_cmd, "base"))
+        specs = _sprt_pair(_sprt_engine(new_cmd, "new"), _sprt_engine(base_cmd, "base"))
         config = _config(
-            "sprt", specs, _variants((variant_name,), False), _time_control(tc, st, nodes, depth),
-            rounds=None, sprt=test, max_games=max_games, anchor="base", concurrency=concurrency,
+            "sprt", specs, _variants((variant_name,), False, options), _time_control(tc, st, nodes, depth),
+            rounds=None, sprt=test, max_games=max_games, anchor=specs[1].name, concurrency=concurrency,
             openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
             seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
             move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
             start_timeout=start_timeout, batch_pairs=batch_pairs,
         )
+        _check_options(specs)
+    _setup_log(log_path)
+    store = _open_store(db_path, must_exist=resume)
+    if resume:
+        _check_resumed_sprt(store, run_id)
     summary = _play(store, config, resume=resume, run_id=run_id, concurrency=concurrency,
-                    backend=backend, address=address, progress_kind=progress_kind)
+                    backend=backend, address=address, progress_kind=progress_kind, pgnout=pgnout)
     st_ = summary.standings
     test = st_.sprt
     assert test is not None
     elo = st_.head_to_head()
-    click.echo(f"SPRT run {summary.run_id}: {summary.decision or 'unfinished'}  "
+    new, base = st_.engines[:2]
+    click.echo(f"SPRT run {summary.run_id} {new} vs {base}: {summary.decision or 'unfinished'}  "
                f"LLR {st_.llr():+.2f} [{test.lower:+.2f}, {test.upper:+.2f}]  "
                f"pairs {sum(st_.penta())} penta {st_.penta()}  "
                f"Elo {elo.value:+.1f} [{elo.low:+.1f}, {elo.high:+.1f}]")
@@ -404,6 +571,7 @@ def ratings(db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
     over game pairs, and W/D/L, pentanomial counts and LOS per pair."""
     from bingwa.engine import BingwaError, find_variant
 
+    _check_outputs(html=html_path)
     store = _open_store(db, must_exist=True)
     if variant_name:
         try:
@@ -424,7 +592,7 @@ def ratings(db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
               show_default=True, help="Game records (docs/records.md), CSV (a row a game) or JSON.")
 @click.option("--run", "run_id", type=int, default=None, help="Only this run.")
 @click.option("--variant", "-v", "variant_name", default=None, help="Only this variant.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--output", "-O", type=click.Path(dir_okay=False), default=None,
               help="Write here (default: standard output).")
 def export(db, fmt, run_id, variant_name, output) -> None:
     """Write the games stored in DB as game records, CSV or JSON."""
@@ -432,6 +600,7 @@ def export(db, fmt, run_id, variant_name, output) -> None:
     from bingwa.tournament.export import export_csv, export_json, export_records
     from bingwa.tournament.storage import StorageError
 
+    _check_outputs(output=output)
     store = _open_store(db, must_exist=True)
     try:
         variant = find_variant(variant_name).spec() if variant_name else None
@@ -439,6 +608,9 @@ def export(db, fmt, run_id, variant_name, output) -> None:
     except (BingwaError, StorageError) as exc:
         fail(str(exc))
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"{output}: {exc.strerror}")
     else:
         click.echo(text, nl=False)

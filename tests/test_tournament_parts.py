@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import sqlite3
 from collections import Counter
 
@@ -190,6 +191,44 @@ def test_openings_file_with_variant_prefixes(tmp_path):
         read_openings(path, "oware")
 
 
+def test_openings_file_of_position_strings_and_move_lists_is_read_line_by_line(tmp_path):
+    from bingwa.engine import Position
+
+    after_d = Position("oware")
+    after_d.push("d")
+    bao = Position("bao")
+    bao.push(bao.legal_moves()[0])
+    path = tmp_path / "book.txt"
+    path.write_text(f"oware: {after_d.text()}\noware: d A\nbao: {bao.text()}  # a Bao position: spaces inside\n")
+    assert read_openings(path, "oware") == [[f"position:{after_d.text()}"], ["d", "A"]]
+    assert read_openings(path, "bao") == [[f"position:{bao.text()}"]]
+    path.write_text("d A\n1,2,3 zz\n")
+    with pytest.raises(OpeningError, match=r":2: neither a position \(.*\) nor moves \(.*\)"):
+        read_openings(path, "oware")
+
+
+def test_a_run_from_position_openings_starts_there_and_records_it(tmp_path):
+    from bingwa.engine import Position
+    from bingwa.engine.records import parse_records
+    from bingwa.tournament.export import export_records
+
+    start = Position("oware")
+    for move in ("c", "D", "e"):
+        start.push(move)
+    book = tmp_path / "book.txt"
+    book.write_text(start.text() + "\n")
+    store = Store(tmp_path / "pos.sqlite")
+    config = small_config(variants=("oware",), rounds=1, openings=OpeningsConfig(file=str(book)))
+    Tournament.create(store, config, factory=in_process).run()
+    again = Store(tmp_path / "pos.sqlite")  # the opening survives the database
+    assert again.openings(1) == {"oware": [[f"position:{start.text()}"]]}
+    games = again.games()
+    assert len(games) == 2 and {g.start_position for g in games} == {start.text()}
+    assert all(not any(m.book for m in g.moves) for g in games)
+    for record in parse_records(export_records(again)):
+        assert record.tags["Position"] == start.text()
+
+
 def test_random_openings_are_distinct_balanced_and_seeded():
     def evaluate(position):
         return negamax_margin(position, 2)
@@ -334,6 +373,15 @@ def test_the_referees_verdict_is_detailed_with_the_commands_that_asked_for_the_m
                               f"go for {Position('oware').text()}")
 
 
+def test_a_reply_timed_before_its_go_counts_as_no_time_not_negative_time():
+    # the client stamps bestmove on its reader thread: it can come out a hair
+    # before the time go was sent
+    game = referee((Scripted("s", first_legal, elapsed_ms=-1), Scripted("n", first_legal, elapsed_ms=-3)),
+                   tc=TimeControl(base_ms=1000))
+    times = [m.time_ms for m in game.moves if not m.book]
+    assert times and set(times) == {0}
+
+
 def test_overrunning_the_clock_is_a_time_forfeit():
     slow = Scripted("north", first_legal, elapsed_ms=700)
     tc = TimeControl(base_ms=1000)
@@ -448,6 +496,30 @@ def test_export_round_trips_through_records_csv_and_json(tmp_path):
     assert len(data["games"]) == 4 and data["games"][0]["moves"][0]["book"] is True
 
 
+def test_exported_times_are_iso_8601_and_move_times_never_negative(tmp_path):
+    import csv
+    import datetime
+    import io
+
+    from bingwa.engine.records import parse_records
+    from bingwa.tournament.export import export_csv, export_json, export_records
+
+    store, run = make_store(tmp_path)
+    game = played(0)
+    game.started, game.finished = 1764583277.25, 1764583280.5
+    game.start_position = ""
+    game.moves = [PlayedMove("a", 0, time_ms=-2, score_cp=10, depth=1), PlayedMove("A", 1, time_ms=-1)]
+    store.record_game(run, game)
+    row = next(csv.DictReader(io.StringIO(export_csv(store))))
+    data = json.loads(export_json(store))["games"][0]
+    assert row["started"] == data["started"] == "2025-12-01T10:01:17.250Z"
+    assert row["finished"] == data["finished"] == "2025-12-01T10:01:20.500Z"
+    assert datetime.datetime.fromisoformat(row["finished"]).timestamp() == game.finished
+    text = export_records(store)
+    assert "{+0.10/1 0.000s}" in text and "{0.000s}" in text and "-0." not in text
+    assert len(parse_records(text)) == 1
+
+
 def test_html_report_is_self_contained(tmp_path):
     from bingwa.tournament.report import build_report
 
@@ -458,6 +530,36 @@ def test_html_report_is_self_contained(tmp_path):
     assert "Crosstable" in page and "greedy" in page and "first-player advantage" in page.lower()
     without_svg_namespace = page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "http" not in without_svg_namespace and "<script" not in page
+
+
+def test_html_report_names_the_time_control_commands_and_date_in_the_terminals_variant_order(tmp_path):
+    from bingwa.tournament.report import build_report
+
+    store = Store(tmp_path / "r.sqlite")
+    summary = Tournament.create(store, small_config(variants=("oware", "kalah"), rounds=1),
+                                factory=in_process).run()
+    page = build_report(store, summary.run_id, bootstrap=10)
+    assert page.index("<h2>oware</h2>") < page.index("<h2>kalah</h2>")  # as run, not alphabetical
+    assert "time control <code>depth=1</code>" in page
+    assert f"Started {store.run(summary.run_id).created}" in page
+    assert "<code>" + shlex.join(EngineSpec.bot("greedy").command) + "</code>" in page
+
+
+def test_sprt_report_shows_the_llr_bounds_decision_and_engine_names(tmp_path):
+    from bingwa.tournament.report import build_report
+
+    store = Store(tmp_path / "s.sqlite")
+    test = Sprt(0, 50)
+    config = small_config(kind="sprt", engines=(EngineSpec.bot("greedy"), EngineSpec.bot("random")),
+                          variants=("kalah",), rounds=None, sprt=test, max_games=400, anchor="random")
+    summary = Tournament.create(store, config, factory=in_process).run()
+    assert summary.decision == "H1"
+    page = build_report(store, summary.run_id, bootstrap=10)
+    assert "SPRT (run 1): greedy against random" in page
+    assert "H1 accepted: greedy is stronger than random by 50 rather than 0" in page
+    assert f"<td>{summary.standings.llr():+.2f}</td>" in page
+    assert f"[{test.lower:+.2f}, {test.upper:+.2f}]" in page
+    assert "new" not in page.replace("<th>new</th>", "")
 
 
 def test_a_batch_folded_twice_counts_once(tmp_path):
@@ -496,3 +598,16 @@ def test_command_line_refuses_bad_input_in_one_line(tmp_path, args, message, sta
     assert result.exit_code == status, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_ratings_over_all_runs_tell_apart_engines_that_share_a_name(tmp_path):
+    store = Store(tmp_path / "names.sqlite")
+    for command in (("bingwa", "--bot", "random"), ("bingwa", "--bot", "greedy"), ("bingwa", "--bot", "greedy")):
+        run = store.create_run("round-robin", {"kind": "round-robin"},
+                               [EngineSpec("x", command), EngineSpec("b", ("y",))], {"oware": [[]]}, 2)
+        store.record_game(run, played(0, "x", "b"))
+    # runs 2 and 3 entered the same x: one engine; run 1's x is another
+    assert sorted({g.south for g in store.scores("oware")}) == ["x (run 1)", "x (run 2)"]
+    assert {g.north for g in store.scores("oware")} == {"b"}
+    assert {g.south for g in store.scores("oware", run_id=1)} == {"x"}  # within a run: its own names
+    assert {g.planned.south for g in store.games()} == {"x (run 1)", "x (run 2)"}

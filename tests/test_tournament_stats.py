@@ -213,3 +213,29 @@ def test_sprt_rejects_bad_parameters():
         Sprt(0, 5, model="bayesian")
     with pytest.raises(SprtError):
         llr_normalized([1, 2, 3, 4], 0, 5)
+
+
+def test_a_perfect_score_gets_an_interval_open_on_one_side_not_a_zero_width_one():
+    # greedy won all 20 games against the anchor: every bootstrap resample is
+    # the same record, and the rating is bounded below only
+    games = [GameScore("random", "greedy", 0.0, i) for i in range(10)]
+    games += [GameScore("greedy", "random", 1.0, i) for i in range(10)]
+    (table,) = rate(games, "random", bootstrap=50)
+    greedy = table.ratings["greedy"]
+    assert greedy.high == math.inf
+    # Wilson: 20 wins out of 20 bound the score below by 20 / (20 + z^2)
+    assert greedy.low == pytest.approx(elo_from_score(20 / (20 + 1.959964 ** 2)), abs=0.5)
+    assert greedy.low < greedy.value
+    (mirror,) = rate(games, "greedy", bootstrap=50)
+    assert mirror.ratings["random"].low == -math.inf
+    assert mirror.ratings["random"].high == pytest.approx(-greedy.low, abs=0.5)
+
+
+def test_a_one_sided_match_keeps_an_honest_elo_interval():
+    everything = pentanomial_elo([0, 0, 0, 0, 10])
+    assert everything.high == math.inf and 0 < everything.low < math.inf
+    nothing = pentanomial_elo([10, 0, 0, 0, 0])
+    assert nothing.low == -math.inf and -math.inf < nothing.high < 0
+    # every pair split the points: the normal interval has no width, Wilson's has
+    even = pentanomial_elo([0, 0, 10, 0, 0])
+    assert even.low < 0 < even.high

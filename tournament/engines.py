@@ -83,3 +83,22 @@ class ProcessPlayer:
             # a failed engine may be hung: give it no time to say goodbye
             self.engine.quit(timeout=0.2 if self.failed else 2.0)
             self.engine = None
+
+
+def missing_options(spec: EngineSpec, rules: Rules | None = None) -> list[str]:
+    """The ``option.NAME`` of ``spec`` that the engine does not declare
+    (started once, asked with ``uci``, and quit): a typo found before the
+    run, not a setting silently ignored in every game. EngineError when
+    the engine does not start."""
+    from bingwa.protocol.client import Engine
+
+    rules = rules or Rules()
+    engine = Engine.popen(list(spec.command), dialect=spec.protocol,
+                          ready_timeout=rules.ready_timeout_ms / 1000)
+    try:
+        engine.handshake(timeout=rules.start_timeout_ms / 1000)
+        if not engine.dialect.unknown_options_are_errors:
+            return []  # Aualé's engines take options they never declare (OwnBook, UseLeaves)
+        return [name for name, _ in spec.options if not engine.has_option(name)]
+    finally:
+        engine.quit(timeout=2.0)

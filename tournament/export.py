@@ -25,16 +25,17 @@ def to_record(game: PlayedGame, run: int | None = None, time_control: str | None
     from bingwa.engine.records import Annotation, GameRecord
 
     p = game.planned
-    position = Position(find_variant(p.variant))
+    variant = find_variant(p.variant)
+    position = Position(variant, text=game.start_position) if game.start_position else Position(variant)
     notes: list[Annotation | None] = []
     for m in game.moves:
         position.push(m.move)
         if m.book:
             notes.append(Annotation(text="book"))
         elif m.score_cp is not None or m.score_mate is not None:
-            notes.append(Annotation(m.score_cp, m.score_mate, m.depth, m.time_ms))
+            notes.append(Annotation(m.score_cp, m.score_mate, m.depth, _no_negative(m.time_ms)))
         elif m.time_ms is not None:
-            notes.append(Annotation(text=f"{m.time_ms / 1000:.3f}s"))
+            notes.append(Annotation(text=f"{max(0, m.time_ms) / 1000:.3f}s"))
         else:
             notes.append(None)
     tags = {"Event": f"bingwa run {run}" if run is not None else "bingwa tournament",
@@ -46,6 +47,11 @@ def to_record(game: PlayedGame, run: int | None = None, time_control: str | None
         position, south=p.south, north=p.north, date=date, result=game.result,
         termination=game.termination, time_control=time_control, annotations=notes, tags=tags,
     )
+
+
+def _no_negative(ms: int | None) -> int | None:
+    """Move times of games stored before the referee clamped them."""
+    return None if ms is None else max(0, ms)
 
 
 def export_records(store: Store, run_id: int | None = None, variant: str | None = None) -> str:
@@ -73,13 +79,22 @@ def _rows(store: Store, run_id: int | None, variant: str | None) -> Iterable[dic
                 "run": run.id, "game": p.index, "pair": p.pair, "variant": p.variant,
                 "opening": p.opening, "south": p.south, "north": p.north, "result": g.result,
                 "termination": g.termination, "south_score": g.scores[0], "north_score": g.scores[1],
-                "plies": len(g.moves), "loser": g.loser or "", "started": g.started,
-                "finished": g.finished, "moves": " ".join(m.move for m in g.moves),
+                "plies": len(g.moves), "loser": g.loser or "", "started": iso_time(g.started),
+                "finished": iso_time(g.finished), "moves": " ".join(m.move for m in g.moves),
                 "detail": g.detail,
                 "move_list": [
                     {k: v for k, v in m.__dict__.items() if v is not None} for m in g.moves
                 ],
             }
+
+
+def iso_time(timestamp: float) -> str:
+    """A stored time (seconds since the epoch) in ISO 8601, UTC, to the
+    millisecond: ``2026-12-01T10:01:17.123Z`` ("" when not known)."""
+    if not timestamp:
+        return ""
+    moment = datetime.datetime.fromtimestamp(timestamp, datetime.timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def export_csv(store: Store, run_id: int | None = None, variant: str | None = None) -> str:

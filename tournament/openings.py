@@ -1,11 +1,17 @@
 """Openings: from a file, or random openings kept only when balanced.
 
-An openings file has one opening a line: the moves from the start, in the
-variant's notation, separated by spaces. ``#`` starts a comment. A line
-may begin with ``VARIANT:`` (a variant spec such as ``oware`` or
-``kalah pits=4``) to apply to that variant only; other lines apply to every
-variant of the run. Every line is replayed with the rules: a move the
-rules forbid is an error naming the line.
+An openings file has one opening a line: either the moves from the start,
+in the variant's notation, separated by spaces, or a position string
+(docs/notation.md) to start from, told apart line by line. ``#`` starts
+a comment. A line may begin with ``VARIANT:`` (a variant spec such as
+``oware`` or ``kalah pits=4``) to apply to that variant only; other lines
+apply to every variant of the run. Every line is checked with the rules:
+a move the rules forbid, or a line that is neither, is an error naming
+the line.
+
+An opening is kept as a list of move texts; one that starts from a
+position is the single item ``position:TEXT`` (``opening_start`` reads
+both).
 
 Random openings play ``plies`` uniformly random legal moves (seeded) and
 keep the result only when a short search scores it within ``margin_cp``
@@ -31,8 +37,39 @@ log = logging.getLogger("bingwa.tournament")
 Evaluator = Callable[[Position], int | None]
 
 
+POSITION_PREFIX = "position:"
+
+
 class OpeningError(ValueError):
     """An openings file that cannot be used, or too few balanced openings."""
+
+
+def opening_start(variant: str, opening: list[str]) -> tuple[Position, list[str]]:
+    """The position an opening starts from and the moves it plays from there."""
+    if opening and opening[0].startswith(POSITION_PREFIX):
+        return Position(variant, text=opening[0][len(POSITION_PREFIX):]), list(opening[1:])
+    return Position(variant), list(opening)
+
+
+def _read_line(wanted, line: str) -> list[str]:
+    """One opening of the file: a position string, or moves from the start."""
+    try:
+        position = Position(wanted, text=line)
+    except BingwaError as as_position:
+        position = Position(wanted)
+        for i, move in enumerate(line.split()):
+            try:
+                position.push(move)
+            except BingwaError as exc:
+                if i == 0:  # neither: say both
+                    raise BingwaError(f"neither a position ({as_position}) nor moves ({exc})") from None
+                raise
+        if position.is_over():
+            raise BingwaError("the game is over after this opening") from None
+        return [m.text for m in position.move_stack]
+    if position.is_over():
+        raise BingwaError("the game is over in this position")
+    return [POSITION_PREFIX + position.text()]
 
 
 def read_openings(path: str | Path, variant: str) -> list[list[str]]:
@@ -40,9 +77,11 @@ def read_openings(path: str | Path, variant: str) -> list[list[str]]:
     wanted = find_variant(variant)
     out: list[list[str]] = []
     try:
-        lines = Path(path).read_text().splitlines()
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise OpeningError(f"{path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise OpeningError(f"{path}: not a text file (byte {exc.start} is not UTF-8)") from None
     for number, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -54,17 +93,11 @@ def read_openings(path: str | Path, variant: str) -> list[list[str]]:
                     continue
             except BingwaError as exc:
                 raise OpeningError(f"{path}:{number}: {exc}") from None
-            line = rest
-        moves = line.split()
-        position = Position(wanted)
-        for move in moves:
-            try:
-                position.push(move)
-            except BingwaError as exc:
-                raise OpeningError(f"{path}:{number}: {exc}") from None
-        if position.is_over():
-            raise OpeningError(f"{path}:{number}: the game is over after this opening")
-        out.append([m.text for m in position.move_stack])
+            line = rest.strip()
+        try:
+            out.append(_read_line(wanted, line))
+        except BingwaError as exc:
+            raise OpeningError(f"{path}:{number}: {exc}") from None
     if not out:
         raise OpeningError(f"{path}: no opening for {wanted.spec()}")
     return out

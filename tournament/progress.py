@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .stats import Ratings, likelihood_of_superiority, matchup, signed_elo
+from .stats import MatchElo, Ratings, likelihood_of_superiority, matchup, signed_elo
 
 if TYPE_CHECKING:
     from .model import PlayedGame
@@ -126,7 +126,10 @@ class RichProgress:
 
 
 class LineProgress:
-    """One line per finished game (for logs, pipes and CI)."""
+    """Lines per finished game for logs, pipes and CI, as cutechess writes
+    them: the game, then the running score of its two engines
+    (``Score of A vs B: W - L - D  [score] games``) and their Elo
+    difference (``Elo difference: X +/- Y, LOS: Z %, DrawRatio: W %``)."""
 
     def __init__(self, console: Console | None = None, every: int = 1) -> None:
         self.console = console or Console(highlight=False)
@@ -150,6 +153,12 @@ class LineProgress:
         if st.sprt is not None:
             line += f"  LLR {st.llr():+.2f} [{st.sprt.lower:+.2f}, {st.sprt.upper:+.2f}]"
         self.console.print(line)
+        a, b = st.pair_of(p.south, p.north)
+        wins, losses, draws = st.pairs[a, b]
+        games = wins + losses + draws
+        self.console.print(f"Score of {a} vs {b}: {wins} - {losses} - {draws}  "
+                           f"[{(wins + draws / 2) / games:.3f}] {games}")
+        self.console.print(MatchElo.from_wld(wins, losses, draws).line())
 
     def finish(self, t: Tournament) -> None:
         elapsed = time.monotonic() - self.started
@@ -184,7 +193,8 @@ def ratings_notes(ratings: Ratings) -> str:
     notes = (f"95% bootstrap intervals over game pairs; first-player advantage "
              f"{signed_elo(fm.value)} [{signed_elo(fm.low)}, {signed_elo(fm.high)}] Elo")
     if ratings.regularised:
-        notes += "; someone won or lost every game: one virtual draw per pairing keeps ratings finite"
+        notes += ("; someone won or lost every game: one virtual draw per pairing keeps ratings finite, "
+                  "and a perfect score's interval is open on one side (Wilson's bound on the other)")
     return notes
 
 

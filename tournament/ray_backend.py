@@ -18,15 +18,15 @@ Ray is started with one CPU per concurrent game.
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterator
 from dataclasses import asdict
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .config import RunConfig
 from .model import PlannedGame, PlayedGame
-
-if TYPE_CHECKING:
-    from .runner import Tournament
+from .seat import Seat, process_players
 
 log = logging.getLogger("bingwa.tournament")
 
@@ -35,11 +35,39 @@ class RayMissingError(RuntimeError):
     """--backend ray without Ray installed."""
 
 
+class Decision(Protocol):
+    @property
+    def decision(self) -> str | None: ...
+
+
+class Driver(Protocol):
+    """What the Ray backend needs of the runner's Tournament (named here,
+    not imported, so that the runner alone imports this module)."""
+
+    config: RunConfig
+    openings: dict[str, list[list[str]]]
+    stop: threading.Event
+
+    @property
+    def standings(self) -> Decision: ...
+
+    def pending(self) -> Iterator[PlannedGame]: ...
+
+    def fold_batch(self, batch: int, records: list[PlayedGame]) -> bool: ...
+
+
+def require_ray() -> None:
+    """RayMissingError unless Ray can be imported (checked before a run is
+    created, so that a missing Ray leaves nothing in the database)."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise RayMissingError("the Ray backend needs Ray: pip install 'bingwa[ray]'") from None
+
+
 def play_batch(config_json: dict[str, Any], openings: dict[str, list[list[str]]],
                games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Play planned games on this worker (the body of a Ray task)."""
-    from .runner import Seat, process_players
-
     config = RunConfig.from_json(config_json)
     seat = Seat(config, openings, process_players(config))
     try:
@@ -48,17 +76,15 @@ def play_batch(config_json: dict[str, Any], openings: dict[str, list[list[str]]]
         seat.close()
 
 
-def _batches(t: Tournament):
+def _batches(t: Driver):
     """(batch, planned games still missing) in plan order."""
     for batch, games in groupby(t.pending(), key=lambda g: g.batch):
         yield batch, list(games)
 
 
-def run_on_ray(t: Tournament, address: str | None = None) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise RayMissingError("the Ray backend needs Ray: pip install 'bingwa[ray]'") from None
+def run_on_ray(t: Driver, address: str | None = None) -> None:
+    require_ray()
+    import ray
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else t.config.concurrency,

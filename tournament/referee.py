@@ -32,6 +32,7 @@ from bingwa.engine import BingwaError, Position, Termination
 from bingwa.protocol.errors import EngineError, EngineMoveError, EngineTimeout
 
 from .model import PlannedGame, PlayedGame, PlayedMove
+from .openings import opening_start
 from .players import Player
 from .timecontrol import Clock, TimeControl, limits_for
 
@@ -86,10 +87,10 @@ def play_game(
     """Play ``planned`` from ``opening`` between players[0] (South) and
     players[1] (North). Raises Aborted when ``stop`` is set mid-game."""
     started = time.time()
-    position = Position(planned.variant)
+    position, book = opening_start(planned.variant, opening)
     start_text = position.text()
     moves: list[PlayedMove] = []
-    for text in opening:
+    for text in book:
         mover = position.turn
         move = position.push(text)  # openings were checked when the run was made
         moves.append(PlayedMove(move.text, mover, book=True))
@@ -126,8 +127,10 @@ def play_game(
             reply = player.go(position, limits, deadline)
         except EngineError as failure:
             return _forfeit(finish, planned, players, side, failure, failure.describe(), position)
-        if not clocks[side].spend(reply.elapsed_ms, rules.margin_ms):
-            overrun = EngineTimeout(f"{reply.elapsed_ms} ms used, the clock allowed "
+        # a reply stamped a hair before its go was (threads, clocks) took no time, not less
+        elapsed_ms = max(0, reply.elapsed_ms)
+        if not clocks[side].spend(elapsed_ms, rules.margin_ms):
+            overrun = EngineTimeout(f"{elapsed_ms} ms used, the clock allowed "
                                     f"{deadline - rules.margin_ms} ms", transcript=reply.transcript)
             return _forfeit(finish, planned, players, side, overrun, _verdict(overrun), position)
         try:  # the engine's word is checked against the rules, whatever the client said
@@ -139,7 +142,7 @@ def play_game(
             return _forfeit(finish, planned, players, side, illegal, _verdict(illegal), position)
         info = reply.info
         moves.append(PlayedMove(
-            move.text, side, reply.elapsed_ms,
+            move.text, side, elapsed_ms,
             info.score_cp if info else None, info.score_mate if info else None,
             info.depth if info else None, info.nodes if info else None,
         ))

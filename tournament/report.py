@@ -2,18 +2,24 @@
 CSS, nothing fetched from the network) with, per variant, the ratings with
 their 95% bootstrap intervals drawn as error bars, the crosstable, the
 matchups (W/D/L, pentanomial counts, LOS), how the games ended, and a plot
-of the ratings as the games accumulated."""
+of the ratings as the games accumulated; an SPRT's verdict (LLR, bounds,
+decision) first, and what each run was (date, time control, the engines'
+commands) last. Variants come in the order the terminal shows them."""
 
 from __future__ import annotations
 
+import datetime
 import html
 import math
 import random
+import shlex
 from collections import Counter
 from collections.abc import Sequence
 
+from .sprt import Sprt
 from .stats import GameScore, RatingError, Ratings, components, fit, matchup, rate, signed_elo
-from .storage import Store
+from .storage import Run, Store
+from .timecontrol import TimeControl
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
@@ -54,13 +60,15 @@ def error_bars_svg(ratings: Ratings, width: int = 640) -> str:
     names = ratings.ranked()
     row_h, left, right, top = 26, 130, 20, 20
     height = top + row_h * len(names) + 30
-    values = [v for n in names for v in (ratings.ratings[n].low, ratings.ratings[n].high)]
+    # an interval open on one side (a perfect score) runs to the plot's edge
+    values = [v for n in names for v in (ratings.ratings[n].low, ratings.ratings[n].value, ratings.ratings[n].high)
+              if math.isfinite(v)] or [0.0]
     lo, hi = min(values), max(values)
     pad = max(10.0, (hi - lo) * 0.05)
     lo, hi = lo - pad, hi + pad
 
     def x(v: float) -> float:
-        return left + (v - lo) / (hi - lo) * (width - left - right)
+        return left + (min(hi, max(lo, v)) - lo) / (hi - lo) * (width - left - right)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'role="img" aria-label="ratings with 95% intervals">']
@@ -194,9 +202,63 @@ def ratings_html(ratings: Ratings) -> str:
     fm = ratings.first_move
     note = f"First-player advantage {signed_elo(fm.value)} Elo [{signed_elo(fm.low)}, {signed_elo(fm.high)}]."
     if ratings.regularised:
-        note += " Someone won or lost every game: one virtual draw per pairing keeps the ratings finite."
+        note += (" Someone won or lost every game: one virtual draw per pairing keeps the ratings finite,"
+                 " and a perfect score's interval is open on one side (Wilson's bound on the other).")
     rows.append(f'<p class="note">{_e(note)}</p>')
     return "\n".join(rows)
+
+
+def variant_order(store: Store, runs: Sequence[Run], run_id: int | None) -> list[str]:
+    """The variants with games, in the order the runs named them (as the
+    terminal shows them), then any other."""
+    played = store.variants(run_id)
+    named = [v for run in runs for v in run.config.get("variants", [])]
+    return [v for v in dict.fromkeys(named) if v in played] + [v for v in played if v not in named]
+
+
+def runs_html(store: Store, runs: Sequence[Run]) -> str:
+    """What each run was: when, its time control, and every engine with
+    its command, protocol and options."""
+    parts = []
+    for run in runs:
+        tc = TimeControl.from_json(run.config.get("tc", {})).describe()
+        decision = f", {run.decision}" if run.decision else ""
+        parts.append(f"<h3>Run {run.id}: {_e(run.kind)}, {_e(run.status)}{_e(decision)}</h3>")
+        parts.append(f'<p>Started {_e(run.created)}; time control <code>{_e(tc)}</code>.</p>')
+        parts.append("<table><tr><th>engine</th><th>command</th><th>protocol</th><th>options</th>"
+                     "<th>says it is</th></tr>")
+        for engine in store.engines(run.id):
+            options = " ".join(f"{k}={v}" for k, v in engine["options"]) or "-"
+            parts.append(f"<tr><td>{_e(engine['name'])}</td><td><code>{_e(shlex.join(engine['command']))}</code></td>"
+                         f"<td>{_e(engine['protocol'])}</td><td>{_e(options)}</td>"
+                         f"<td>{_e(engine['id_name'] or '-')}</td></tr>")
+        parts.append("</table>")
+    return "\n".join(parts)
+
+
+def sprt_html(store: Store, run: Run) -> str:
+    """An SPRT's verdict: the engines, the hypotheses, the LLR against its
+    bounds, the decision and the pentanomial counts it was made on."""
+    data = run.config["sprt"]
+    test = Sprt(**data)
+    new, base = (e["name"] for e in run.config["engines"][:2])
+    games = [g for v in run.config.get("variants", []) for g in store.scores(v, run.id)]
+    penta = matchup(games, new, base).penta
+    llr = test.llr(penta)
+    decision = {"H1": f"H1 accepted: {new} is stronger than {base} by {test.elo1:g} rather than {test.elo0:g}",
+                "H0": f"H0 accepted: {new} is not stronger than {base} by {test.elo1:g}",
+                "inconclusive": "inconclusive: the game cap came first"}.get(run.decision or "", "unfinished")
+    return "\n".join([
+        f"<h2>SPRT (run {run.id}): {_e(new)} against {_e(base)}</h2>",
+        f"<p><strong>{_e(decision)}</strong>.</p>",
+        "<table><tr><th>new</th><th>base</th><th>H0</th><th>H1</th><th>alpha</th><th>beta</th>"
+        "<th>LLR</th><th>bounds</th><th>pairs</th><th>pentanomial [LL LD WL+DD WD WW]</th></tr>",
+        f"<tr><td>{_e(new)}</td><td>{_e(base)}</td><td>{test.elo0:g}</td><td>{test.elo1:g}</td>"
+        f"<td>{test.alpha:g}</td><td>{test.beta:g}</td><td>{llr:+.2f}</td>"
+        f"<td>[{test.lower:+.2f}, {test.upper:+.2f}]</td><td>{sum(penta)}</td>"
+        f"<td>{' '.join(map(str, penta))}</td></tr></table>",
+        f'<p class="note">{_e(test.model)} Elo; the test stops when the LLR leaves its bounds.</p>',
+    ])
 
 
 def build_report(store: Store, run_id: int | None = None, variants: Sequence[str] | None = None,
@@ -204,8 +266,11 @@ def build_report(store: Store, run_id: int | None = None, variants: Sequence[str
                  title: str = "bingwa tournament report") -> str:
     """The report of one run (or of every run in the database)."""
     rng = random.Random(seed)
-    sections = []
-    chosen = list(variants) if variants else store.variants(run_id)
+    runs = [store.run(run_id)] if run_id is not None else store.runs()
+    if run_id is not None and anchor == "random":  # the run's own anchor, as the terminal rates it
+        anchor = runs[0].config.get("anchor", anchor)
+    sections = [sprt_html(store, run) for run in runs if run.config.get("sprt")]
+    chosen = list(variants) if variants else variant_order(store, runs, run_id)
     for variant in chosen:
         games = store.scores(variant, run_id)
         if not games:
@@ -233,8 +298,10 @@ def build_report(store: Store, run_id: int | None = None, variants: Sequence[str
         sections.append("\n".join(parts))
     scope = f"run {run_id}" if run_id is not None else "all runs"
     body = "\n".join(sections) or "<p>No games.</p>"
+    written = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{CSS}</style></head><body>\n"
-            f"<h1>{_e(title)}</h1><p class=\"note\">{_e(store.path.name)}, {scope}. "
+            f"<h1>{_e(title)}</h1><p class=\"note\">{_e(store.path.name)}, {scope}; written {written}. "
             f"Elo by maximum likelihood (Bradley-Terry with a first-player term); "
-            f"intervals by bootstrap over colour-swapped game pairs.</p>\n{body}\n</body></html>\n")
+            f"intervals by bootstrap over colour-swapped game pairs.</p>\n"
+            f"{body}\n<h2>Runs</h2>\n{runs_html(store, runs)}\n</body></html>\n")

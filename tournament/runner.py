@@ -18,29 +18,26 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .config import RunConfig
-from .model import EngineSpec, PlannedGame, PlayedGame
+from .model import PlannedGame, PlayedGame
 from .openings import random_openings, read_openings, search_evaluator
-from .players import Player
-from .referee import Aborted, play_game
+from .referee import Aborted
 from .schedule import plan
+from .seat import PlayerFactory, Seat, process_players
 from .standings import Standings
 from .storage import Store
 
 log = logging.getLogger("bingwa.tournament")
 
-PlayerFactory = Callable[[EngineSpec], Player]
+__all__ = ["GameListener", "Seat", "Summary", "Tournament", "make_openings", "process_players"]
 
-
-def process_players(config: RunConfig) -> PlayerFactory:
-    """The default: each engine as a process, over the protocol client."""
-    from .engines import ProcessPlayer
-
-    return lambda spec: ProcessPlayer(spec, config.rules)
+# called with the run's id and each game as it is stored (``--pgnout``)
+GameListener = Callable[[int, PlayedGame], None]
 
 
 def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]]]:
@@ -58,43 +55,14 @@ def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]
     return out
 
 
-class Seat:
-    """One worker's engines: plays planned games one after another."""
-
-    def __init__(self, config: RunConfig, openings: dict[str, list[list[str]]],
-                 factory: PlayerFactory, stop: threading.Event | None = None) -> None:
-        self.config = config
-        self.openings = openings
-        self.factory = factory
-        self.stop = stop
-        self.players: dict[str, Player] = {}
-
-    def player(self, name: str) -> Player:
-        if name not in self.players:
-            self.players[name] = self.factory(self.config.engine(name))
-        return self.players[name]
-
-    def play(self, planned: PlannedGame) -> PlayedGame:
-        players = (self.player(planned.south), self.player(planned.north))
-        tcs = (self.config.tc_of(planned.south), self.config.tc_of(planned.north))
-        opening = self.openings[planned.variant][planned.opening]
-        try:
-            record = play_game(planned, opening, players, tcs, self.config.rules, self.stop)
-        except Aborted:
-            self.close()
-            raise
-        if record.loser:  # a failed engine is killed and restarted for its next game
-            self.drop(record.loser)
-        return record
-
-    def drop(self, name: str) -> None:
-        player = self.players.pop(name, None)
-        if player is not None:
-            player.close()
-
-    def close(self) -> None:
-        for name in list(self.players):
-            self.drop(name)
+def _keep_ctrl_c_from_engines() -> None:
+    """Block SIGINT in this worker thread, and so in the engines it starts
+    (a child keeps the signal mask of the thread that started it). A
+    terminal's Ctrl-C goes to the whole process group: it should reach the
+    driver, which stops the run and quits the engines in order, not the
+    engines, which would die mid-game and be charged with crashes."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 @dataclass
@@ -109,8 +77,9 @@ class Summary:
 class Tournament:
     def __init__(self, store: Store, run_id: int, config: RunConfig,
                  openings: dict[str, list[list[str]]], factory: PlayerFactory | None = None,
-                 progress=None) -> None:
+                 progress=None, listeners: tuple[GameListener, ...] = ()) -> None:
         self.store = store
+        self.listeners = listeners
         self.run_id = run_id
         self.config = config
         self.openings = openings
@@ -126,21 +95,22 @@ class Tournament:
     # -- making and finding runs ------------------------------------------------
     @classmethod
     def create(cls, store: Store, config: RunConfig, factory: PlayerFactory | None = None,
-               progress=None, evaluator=None) -> Tournament:
+               progress=None, evaluator=None, listeners: tuple[GameListener, ...] = ()) -> Tournament:
         openings = make_openings(config, evaluator)
         run_id = store.create_run(config.kind, config.to_json(), config.engines, openings,
                                   config.planned_games())
-        return cls(store, run_id, config, openings, factory, progress)
+        return cls(store, run_id, config, openings, factory, progress, listeners)
 
     @classmethod
     def resume(cls, store: Store, run_id: int | None = None, factory: PlayerFactory | None = None,
-               progress=None, concurrency: int | None = None) -> Tournament:
+               progress=None, concurrency: int | None = None,
+               listeners: tuple[GameListener, ...] = ()) -> Tournament:
         run = store.run(run_id)
         data = dict(run.config)
         if concurrency:
             data["concurrency"] = concurrency
         config = RunConfig.from_json(data)
-        return cls(store, run.id, config, store.openings(run.id), factory, progress)
+        return cls(store, run.id, config, store.openings(run.id), factory, progress, listeners)
 
     # -- the plan -------------------------------------------------------------
     def plan(self) -> Iterator[PlannedGame]:
@@ -175,6 +145,8 @@ class Tournament:
     def _count(self, record: PlayedGame) -> None:
         self.standings.add(record)
         self.played += 1
+        for listener in self.listeners:
+            listener(self.run_id, record)
         if self.progress is not None:
             self.progress.update(self, record)
 
@@ -221,6 +193,7 @@ class Tournament:
                 return next(jobs, None)
 
         def work() -> None:
+            _keep_ctrl_c_from_engines()
             seat = Seat(self.config, self.openings, self.factory, self.stop)
             try:
                 while (job := next_job()) is not None:
@@ -257,5 +230,19 @@ class Tournament:
             self.stop.set()
             for w in workers:
                 w.join(timeout=30)
+            self._fold_finished(results)
         if error is not None:
             raise error
+
+    def _fold_finished(self, results: queue.Queue[object]) -> None:
+        """Store the games workers finished while the driver was stopping
+        (a Ctrl-C, an error): every finished game is kept. A game an
+        engine lost by failing now is not: a terminal's Ctrl-C reaches the
+        engines too, and their deaths are the stop's doing."""
+        while True:
+            try:
+                item = results.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, PlayedGame) and item.loser is None and self.standings.decision is None:
+                self.fold(item)

@@ -47,6 +47,8 @@ class Standings:
         self.failures: Counter[tuple[str, str]] = Counter()  # (engine, termination)
         self.head = [0, 0, 0]  # W/D/L of engines[0] against engines[1]
         self.pentanomial = [0] * 5
+        # (a, b) in entry order -> [wins, losses, draws] of a against b, every variant
+        self.pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
         self._open_pairs: dict[tuple[str, int], float] = {}
         self.done = 0
         self.decision: str | None = None
@@ -60,6 +62,9 @@ class Standings:
         for name, pts in ((p.south, points), (p.north, 1 - points)):
             self.wdl[p.variant][name][_wdl_index(pts)] += 1
         self.terminations[record.termination] += 1
+        a, b = self.pair_of(p.south, p.north)
+        points_a = points if a == p.south else 1 - points
+        self.pairs[a, b][0 if points_a == 1 else 1 if points_a == 0 else 2] += 1
         if record.loser:
             self.failures[record.loser, record.termination] += 1
         if len(self.engines) >= 2 and {p.south, p.north} == set(self.engines[:2]):
@@ -71,6 +76,11 @@ class Standings:
             else:
                 self._open_pairs[key] = first
         self.done += 1
+
+    def pair_of(self, x: str, y: str) -> tuple[str, str]:
+        """The two engines in the order they were entered."""
+        order = {e: i for i, e in enumerate(self.engines)}
+        return (x, y) if order.get(x, 0) <= order.get(y, 0) else (y, x)
 
     def rows(self, variant: str | None = None) -> list[Row]:
         """One row per engine, best first: W/D/L and the maximum-likelihood

@@ -82,6 +82,47 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
+def normal_quantile(p: float) -> float:
+    """The standard normal distribution's quantile (bisection on erf: the
+    few calls made do not need a closed-form approximation)."""
+    lo, hi = -10.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+@dataclass(frozen=True)
+class MatchElo:
+    """Elo of one engine over another from W/L/D, as cutechess computes
+    and prints it (a normal interval on the mean game score, mapped to
+    Elo; LOS from wins and losses)."""
+
+    difference: float
+    margin: float
+    los: float
+    draw_ratio: float
+
+    @classmethod
+    def from_wld(cls, wins: int, losses: int, draws: int) -> MatchElo:
+        n = wins + losses + draws
+        if n == 0:
+            return cls(0.0, math.inf, 0.5, 0.0)
+        w, lo, d = wins / n, losses / n, draws / n
+        mu = w + d / 2
+        stdev = math.sqrt(w * (1 - mu) ** 2 + lo * mu ** 2 + d * (0.5 - mu) ** 2) / math.sqrt(n)
+        z = normal_quantile(0.975)
+        margin = (elo_from_score(mu + z * stdev) - elo_from_score(mu - z * stdev)) / 2
+        return cls(elo_from_score(mu), margin, likelihood_of_superiority(wins, losses), d)
+
+    def line(self) -> str:
+        return (f"Elo difference: {self.difference:.1f} +/- {self.margin:.1f}, "
+                f"LOS: {100 * self.los:.1f} %, DrawRatio: {100 * self.draw_ratio:.1f} %")
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A value with a 95% interval."""
@@ -94,6 +135,27 @@ class Estimate:
     def error(self) -> float:
         """Half the interval's width (the ``±`` people read)."""
         return (self.high - self.low) / 2
+
+
+def wilson_interval(score: float, n: float, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson's score interval for a mean score over ``n`` games (or
+    pairs): unlike the normal one it keeps a width at 0 % and 100 %
+    (n / (n + z^2) is the lower bound after n wins out of n)."""
+    if n <= 0:
+        return 0.0, 1.0
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if score <= 0 else low), (1.0 if score >= 1 else high)
+
+
+def _score_interval(mean: float, var: float, n: int, z: float) -> tuple[float, float]:
+    """The normal interval of a mean score; Wilson's when every game (or
+    pair) scored the same, where the normal one has no width at all."""
+    if var <= 0:
+        return wilson_interval(mean, n, z)
+    half = z * math.sqrt(var / n)
+    return mean - half, mean + half
 
 
 def _mean_var(counts: Sequence[float], values: Sequence[float]) -> tuple[int, float, float]:
@@ -111,8 +173,8 @@ def pentanomial_elo(penta: Sequence[int], z: float = 1.959964) -> Estimate:
     pairs, mean, var = _mean_var(penta, PAIR_SCORES)
     if pairs == 0:
         return Estimate(0.0, -math.inf, math.inf)
-    half = z * math.sqrt(var / pairs)
-    return Estimate(elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half))
+    low, high = _score_interval(mean, var, pairs, z)
+    return Estimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high))
 
 
 def pentanomial_nelo(penta: Sequence[int], z: float = 1.959964) -> Estimate:
@@ -165,8 +227,8 @@ class Matchup:
         n, mean, var = _mean_var([self.losses, self.draws, self.wins], (0.0, 0.5, 1.0))
         if n == 0:
             return Estimate(0.0, -math.inf, math.inf)
-        half = 1.959964 * math.sqrt(var / n)
-        return Estimate(elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half))
+        low, high = _score_interval(mean, var, n, 1.959964)
+        return Estimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high))
 
 
 def matchup(games: Iterable[GameScore], player: str, opponent: str) -> Matchup:
@@ -503,11 +565,33 @@ def _rate_group(
         played[g.north] += 1
         points[g.south] += g.points
         points[g.north] += 1 - g.points
+    estimates = {p: interval(point[p], samples[p]) for p in players}
+    for p in players:
+        if p != anchor and points[p] in (0, played[p]):
+            estimates[p] = _perfect_score_interval(p, estimates[p], games, point, confidence)
     return Ratings(
-        ratings={p: interval(point[p], samples[p]) for p in players},
+        ratings=estimates,
         first_move=interval(adv, adv_samples),
         anchor=anchor,
         games=dict(played),
         points=dict(points),
         regularised=regularised,
     )
+
+
+def _perfect_score_interval(player: str, estimate: Estimate, games: Sequence[GameScore],
+                            point: dict[str, float], confidence: float) -> Estimate:
+    """A player who won (or lost) every game: the data bound its rating on
+    one side only, and every bootstrap resample is the same record, so the
+    bootstrap interval has no width. The open side goes to infinity; the
+    other is Wilson's bound on the score over those games, taken against
+    the opponents' mean rating (at their estimates)."""
+    opponents = [g.north if g.south == player else g.south for g in games if player in (g.south, g.north)]
+    z = normal_quantile(1 - (1 - confidence) / 2)
+    level = sum(point[o] for o in opponents) / len(opponents)
+    worst_of_perfect, _ = wilson_interval(1.0, len(opponents), z)
+    if all((g.points == 1.0) == (g.south == player) for g in games if player in (g.south, g.north)):
+        low = level + elo_from_score(worst_of_perfect)
+        return Estimate(estimate.value, min(estimate.low, estimate.value, low), math.inf)
+    high = level + elo_from_score(1.0 - worst_of_perfect)  # lost every game: the mirror image
+    return Estimate(estimate.value, -math.inf, max(estimate.high, estimate.value, high))

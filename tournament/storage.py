@@ -205,7 +205,7 @@ class Store:
             for variant, lines in openings.items():
                 self.db.executemany(
                     "INSERT INTO openings (run_id, variant, idx, moves) VALUES (?, ?, ?, ?)",
-                    [(run_id, variant, i, " ".join(moves)) for i, moves in enumerate(lines)],
+                    [(run_id, variant, i, _opening_text(moves)) for i, moves in enumerate(lines)],
                 )
         return run_id
 
@@ -248,7 +248,7 @@ class Store:
         out: dict[str, list[list[str]]] = {}
         rows = self.db.execute("SELECT variant, moves FROM openings WHERE run_id = ? ORDER BY variant, idx", (run_id,))
         for r in rows:
-            out.setdefault(r["variant"], []).append(r["moves"].split())
+            out.setdefault(r["variant"], []).append(_opening_moves(r["moves"]))
         return out
 
     # -- games ---------------------------------------------------------------
@@ -310,7 +310,36 @@ class Store:
             rows = self.db.execute("SELECT DISTINCT variant FROM games WHERE run_id = ? ORDER BY variant", (run_id,))
         return [r[0] for r in rows]
 
-    def _game_rows(self, run_id: int | None, variant: str | None) -> Iterator[sqlite3.Row]:
+    def engine_labels(self) -> dict[int, str]:
+        """Every engine's name across runs (engine id -> name). The same
+        name with another command, protocol or options in another run is
+        another engine: each such name is told apart by the first run it
+        played in (``alphabeta (run 3)``), so that ratings over all runs
+        never merge two engines that share a name."""
+        kinds: dict[str, dict[tuple[str, str, str], list[int]]] = {}  # name -> identity -> ids
+        first_run: dict[tuple[str, tuple[str, str, str]], int] = {}
+        for r in self.db.execute("SELECT id, run_id, name, command, protocol, options FROM engines ORDER BY id"):
+            identity = (r["command"], r["protocol"], r["options"])
+            kinds.setdefault(r["name"], {}).setdefault(identity, []).append(r["id"])
+            first_run.setdefault((r["name"], identity), r["run_id"])
+        labels = {}
+        for name, identities in kinds.items():
+            for identity, ids in identities.items():
+                label = name if len(identities) == 1 else f"{name} (run {first_run[name, identity]})"
+                labels.update(dict.fromkeys(ids, label))
+        return labels
+
+    def _game_rows(self, run_id: int | None, variant: str | None) -> Iterator[dict[str, Any]]:
+        """Games with their engines' names: as the run named them, or, over
+        every run, as engine_labels tells them apart."""
+        labels = self.engine_labels() if run_id is None else None
+        for row in self._joined_rows(run_id, variant):
+            out = dict(row)
+            if labels is not None:
+                out["south_name"], out["north_name"] = labels[row["south"]], labels[row["north"]]
+            yield out
+
+    def _joined_rows(self, run_id: int | None, variant: str | None) -> Iterator[sqlite3.Row]:
         query = """SELECT g.*, s.name AS south_name, n.name AS north_name
                    FROM games g JOIN engines s ON s.id = g.south JOIN engines n ON n.id = g.north"""
         where: list[str] = []
@@ -328,7 +357,8 @@ class Store:
 
     def scores(self, variant: str, run_id: int | None = None) -> list[GameScore]:
         """Every game of ``variant`` as the ratings see it, in the order the
-        games finished; engines are known by name across runs."""
+        games finished; over every run, engines are known by name unless two
+        that differ share one (engine_labels)."""
         out = []
         for r in self._game_rows(run_id, variant):
             points = {"1-0": 1.0, "0-1": 0.0}.get(r["result"], 0.5)
@@ -353,3 +383,13 @@ class Store:
 
     def game_run_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT run_id FROM games ORDER BY run_id")]
+
+
+def _opening_text(moves: list[str]) -> str:
+    """An opening as stored: its moves space-separated, or as JSON when an
+    item has spaces of its own (a position string, Bao's)."""
+    return json.dumps(moves) if any(any(c.isspace() for c in m) for m in moves) else " ".join(moves)
+
+
+def _opening_moves(text: str) -> list[str]:
+    return json.loads(text) if text.startswith("[") else text.split()

@@ -2,7 +2,7 @@
 
 Written as fastchess and cutechess write them:
 
-    40/60+0.6   40 moves in 60 s, then 60 s more for the next 40; +0.6 s a move
+    40/60+0.6   40 of the engine's plies (one a go) in 60 s, then 60 s more for the next 40; +0.6 s a ply
     10+0.1      10 s for the game, +0.1 s a move
     1:30        90 s for the game
     st=0.2      a fixed 0.2 s per move (``movetime``)
@@ -17,6 +17,7 @@ time) by more than the margin loses on time.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,19 @@ def _seconds(text: str) -> float:
         return float(text)
     except ValueError:
         raise TimeControlError(f"not a time in seconds: {text!r}") from None
+
+
+def _fixed_move_time_ms(st: str | float) -> int:
+    """``st`` (seconds, as the user wrote it) in milliseconds; the error
+    speaks of seconds, as the option does."""
+    try:
+        seconds = float(st)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        shown = f"{st:g}" if isinstance(st, float) else st
+        raise TimeControlError(f"a fixed time per move (st) is a number of seconds more than 0, not {shown}")
+    return max(1, round(seconds * 1000))
 
 
 _CLOCK = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<base>[0-9.:]+)(?:\+(?P<inc>[0-9.]+))?$")
@@ -88,8 +102,8 @@ class TimeControl:
         """A time control from its parts (command-line options, engine
         fields); every part is optional."""
         base = cls.parse_clock(tc) if tc else cls()
+        movetime = _fixed_move_time_ms(st) if st is not None else None
         try:
-            movetime = round(float(st) * 1000) if st is not None else None
             n = int(nodes) if nodes is not None else None
             d = int(depth) if depth is not None else None
         except ValueError as exc:
