@@ -57,6 +57,7 @@ function receive(msg) {
     case "state":
       if (state && (state.game !== msg.game || state.variant !== msg.variant)) analysis = {};
       state = msg;
+      window.bingwaStates = (window.bingwaStates || 0) + 1;  // lets tests wait for a change
       rememberGame(msg.game);
       if (!msg.engine_to_move || msg.paused) thinking = null;
       note = null;
@@ -334,6 +335,19 @@ function renderBoard() {
     box.appendChild(rows);
     box.appendChild(hand(0, b));
   }
+  renderLegend(b);
+}
+
+function renderLegend(b) {
+  const legend = $("legend");
+  const items = ['<span><i class="o"></i>last move</span>', '<span><i class="c"></i>captured</span>'];
+  if (b.family === "bao") {
+    items.push('<span><i class="k"></i>kichwa</span>', '<span><i class="m"></i>kimbi</span>');
+    if (state.variant_name === "bao") {
+      items.push('<span><i class="n"></i>nyumba (owned)</span>', '<span>\u2715 takasia</span>');
+    }
+  }
+  legend.innerHTML = items.join("");
 }
 
 function store(side, b) {
@@ -371,8 +385,14 @@ function renderMoves() {
     li.append(num, btn);
     list.appendChild(li);
   }
+  // keep the current ply in view inside the list (never scroll the page)
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const top = current.offsetTop;  // .moves is positioned: its offsetParent
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
 }
 
 function plyButton(ply, text, current) {
