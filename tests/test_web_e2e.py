@@ -180,6 +180,18 @@ def test_a_full_oware_game_against_the_engine(browser, server):
     text = status(page)
     assert ("wins" in text or "Draw" in text) and page.query_selector(".status.over"), text
     assert said_empty
+    # save the game as OGN, start something else, load it back
+    played = plies(page)
+    page.click("#save-ogn")
+    page.wait_for_function("() => window.bingwaLastRecord")
+    ogn = page.evaluate("() => window.bingwaLastRecord")
+    assert '[Variant "Abapa"]' in ogn
+    new_game(page, "kalah")
+    page.set_input_files("#load", files=[{"name": "game.ogn", "mimeType": "text/plain",
+                                          "buffer": ogn.encode()}])
+    page.wait_for_function("() => document.getElementById('title').textContent === 'oware'")
+    wait_plies(page, played)
+    assert plies(page) == played and page.query_selector(".status.over")
     assert not page.js_errors
     page.close()
 

@@ -247,3 +247,40 @@ def test_assets_are_served_and_nothing_else():
             assert (await client.get(path)).status == 404
 
     run(test)
+
+
+def test_only_the_servers_own_page_may_open_the_socket():
+    async def test(client, app):
+        from aiohttp import WSServerHandshakeError
+
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        own = f"http://{client.server.host}:{client.server.port}"
+        ws = await client.ws_connect("/ws", headers={"Origin": own})
+        assert (await ws.receive_json())["type"] == "hello"
+
+    run(test)
+
+
+def test_serve_command_line_errors_are_one_line():
+    from click.testing import CliRunner
+
+    from bingwa.cli import main
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["serve", "--engine", "nocommand"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "bingwa: error: --engine takes NAME=COMMAND, not 'nocommand'"
+    result = runner.invoke(main, ["serve", "--engine", "a=x", "--engine", "a=y"])
+    assert result.output.strip() == "bingwa: error: --engine a is given twice"
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"bingwa: error: cannot listen on 127.0.0.1:{port}: ")
+    assert "Traceback" not in result.output

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -105,7 +106,16 @@ def find_game(app: web.Application, game_id: str | None) -> LiveGame:
     return game
 
 
+def same_origin(request: web.Request) -> bool:
+    """A browser names the page that opens a socket: only our own page may
+    (another site open in the same browser must not drive the engines)."""
+    origin = request.headers.get("Origin")
+    return origin is None or urlsplit(origin).netloc == request.host
+
+
 async def websocket(request: web.Request) -> web.StreamResponse:
+    if not same_origin(request):
+        raise web.HTTPForbidden(text="bingwa serve: this socket is for bingwa's own page\n")
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
     await ws.prepare(request)
     app = request.app
