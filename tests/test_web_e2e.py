@@ -267,3 +267,18 @@ def test_every_variant_plays_on_the_board(browser, server, variant, options, pit
         phone.close()
     assert not page.js_errors
     page.close()
+
+
+def test_a_person_playing_north_sees_the_board_from_north(browser, server):
+    page = open_page(browser, server)
+    new_game(page, "bao", south="engine:bingwa")
+    wait_plies(page, 1)  # the engine opened as South
+    assert page.query_selector(".board.flipped")
+    # North's own rows are at the bottom, a1 on the left as North sees them
+    assert page.get_attribute(".rows .row:last-child .pit", "data-pit") == "b1"
+    assert page.get_attribute(".rows .row:first-child .pit", "data-pit") == "B8"
+    shoot(page, "bao-north")
+    page.click("#flip")
+    assert page.get_attribute(".rows .row:last-child .pit", "data-pit") == "B1"
+    assert not page.js_errors
+    page.close()

@@ -182,6 +182,11 @@ def test_undo_against_an_engine_goes_back_to_the_human_turn():
     assert not s.engine_should_move()  # the undone moves wait as redo
     s.play("d")
     assert s.engine_should_move()
+    north = GameSession("oware", (ENGINE, Player()))
+    north.play("c")  # the engine opened
+    with pytest.raises(MessageError, match="the engine's move opened the game"):
+        north.undo()
+    assert north.cursor == 1
 
 
 def test_illegal_move_changes_nothing():

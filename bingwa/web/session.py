@@ -108,6 +108,8 @@ class GameSession:
             while target > 0 and pos.turn != humans[0]:
                 target -= 1
                 pos = self.position_at(target)
+            if pos.turn != humans[0]:
+                raise MessageError("nothing to undo: the engine's move opened the game")
         self.goto(target)
 
     def redo(self) -> None:

@@ -24,6 +24,8 @@ let analysis = {};        // multipv rank -> latest info
 let hints = [];
 let thinking = null;
 let retry = 0;
+let flip = null;          // null: North's view when a person plays North alone
+const MIRROR = { "\u2190": "\u2192", "\u2192": "\u2190" };
 
 // -- the connection ------------------------------------------------------------
 function gameId() {
@@ -251,7 +253,7 @@ function renderPlayers() {
   const box = $("players");
   box.innerHTML = "";
   const b = state.board;
-  for (const side of [1, 0]) {
+  for (const side of [far(), 1 - far()]) {
     const el = document.createElement("div");
     el.className = `player side-${side}` + (b.turn === side && !b.over ? " to-move" : "");
     const score = b.family === "bao" ? `${b.scores[side]} seeds held` :
@@ -299,42 +301,40 @@ function pitButton(cell, board) {
   return el;
 }
 
+// The board is drawn as South sees it; flipped, as North sees it (the rows
+// and each row reversed, the stores and hands swapped).
+function far() { return flipped() ? 0 : 1; }
+
+function flipped() {
+  if (flip !== null) return flip;
+  const p = state.players;
+  return p.north.kind === "human" && p.south.kind === "engine";
+}
+
 function renderBoard() {
   if (!state) return;
   const b = state.board;
   const box = $("board");
   box.innerHTML = "";
-  box.className = `board ${b.family} pits-${b.rows[0].length}`;
-  if (b.family === "tworow") {
-    box.appendChild(store(1, b));
-    const rows = document.createElement("div");
-    rows.className = "rows";
-    for (const row of b.rows) {
-      const r = document.createElement("div");
-      r.className = "row";
-      for (const cell of row) r.appendChild(pitButton(cell, b));
-      rows.appendChild(r);
+  box.className = `board ${b.family} pits-${b.rows[0].length}` + (flipped() ? " flipped" : "");
+  const order = flipped() ? [...b.rows].reverse().map((row) => [...row].reverse()) : b.rows;
+  const side = b.family === "tworow" ? store : hand;
+  box.appendChild(side(far(), b));
+  const rows = document.createElement("div");
+  rows.className = "rows";
+  order.forEach((row, i) => {
+    const r = document.createElement("div");
+    r.className = "row" + (b.family === "bao" ? (i === 1 || i === 2 ? " front" : " back") : "");
+    for (const cell of row) r.appendChild(pitButton(cell, b));
+    rows.appendChild(r);
+    if (b.family === "bao" && i === 1) {
+      const line = document.createElement("div");
+      line.className = "divider";
+      rows.appendChild(line);
     }
-    box.appendChild(rows);
-    box.appendChild(store(0, b));
-  } else {
-    box.appendChild(hand(1, b));
-    const rows = document.createElement("div");
-    rows.className = "rows";
-    b.rows.forEach((row, i) => {
-      const r = document.createElement("div");
-      r.className = `row ${i === 1 || i === 2 ? "front" : "back"}`;
-      for (const cell of row) r.appendChild(pitButton(cell, b));
-      rows.appendChild(r);
-      if (i === 1) {
-        const line = document.createElement("div");
-        line.className = "divider";
-        rows.appendChild(line);
-      }
-    });
-    box.appendChild(rows);
-    box.appendChild(hand(0, b));
-  }
+  });
+  box.appendChild(rows);
+  box.appendChild(side(1 - far(), b));
   renderLegend(b);
 }
 
@@ -534,7 +534,7 @@ function showChoice(cell, el) {
     btn.type = "button";
     btn.dataset.move = m.text;
     btn.innerHTML = `<span class="arrow"></span> <span class="label"></span> <code></code>`;
-    btn.querySelector(".arrow").textContent = m.arrow;
+    btn.querySelector(".arrow").textContent = flipped() ? MIRROR[m.arrow] || m.arrow : m.arrow;
     btn.querySelector(".label").textContent = m.label;
     btn.querySelector("code").textContent = m.text;
     btn.onclick = () => play(m.text);
@@ -589,6 +589,7 @@ function wire() {
   $("hint").onclick = () => { hints = []; send({ type: "hint" }); };
   $("pause").onclick = () => send({ type: $("pause").textContent === "Pause" ? "pause" : "resume" });
   $("stop").onclick = () => send({ type: "stop" });
+  $("flip").onclick = () => { if (state) { flip = !flipped(); renderPlayers(); renderBoard(); } };
   $("save").onclick = () => send({ type: "save", format: "record" });
   $("save-ogn").onclick = () => send({ type: "save", format: "ogn" });
   $("load").onchange = async (e) => {
