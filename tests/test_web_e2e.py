@@ -127,10 +127,11 @@ def new_game(page: Any, variant: str, south: str = "human", north: str = "human"
             page.select_option(f"#{key}-think", think)
     before = page.evaluate("() => window.bingwaStates")
     page.click("#start")
+    # the new game's first state: no ply yet, unless an engine opened already
+    fresh = "true" if south != "human" else "document.querySelectorAll('#moves .ply').length === 1"
     page.wait_for_function(
         f"() => window.bingwaStates > {before} && "
-        f"document.getElementById('title').textContent.startsWith('{variant}') && "
-        "document.querySelectorAll('#moves .ply').length === 1")
+        f"document.getElementById('title').textContent.startsWith('{variant}') && {fresh}")
 
 
 def plies(page: Any) -> int:

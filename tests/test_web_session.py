@@ -233,3 +233,14 @@ def test_snapshot_is_json_and_restores_the_view():
     assert snap["variant"] == "bao" and snap["cursor"] == 1
     assert snap["line"] == [{"ply": 1, "move": "A6<", "side": 0, "note": ""}]
     assert snap["board"]["last"]["text"] == "A6<" and snap["board"]["turn"] == 1
+
+
+def test_the_move_list_reads_each_side_from_the_position():
+    s = GameSession("kalah", HUMANS)
+    s.play("c")  # ends in South's store: South moves again
+    s.play("f")
+    s.goto(1)
+    s.play("d")
+    assert [p["side"] for p in s.snapshot()["line"]] == [0, 0]
+    s.load(s.save()[0])
+    assert [p["side"] for p in s.snapshot()["line"]] == [0, 0]

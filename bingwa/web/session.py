@@ -63,6 +63,7 @@ class GameSession:
         self.cursor = 0
         self.pos = root.copy()
         self.paused = False
+        self.sides: list[int] = []  # who played each ply: turns need not alternate
         self.changed()
 
     def set_players(self, south: Player, north: Player) -> None:
@@ -77,10 +78,11 @@ class GameSession:
         """Play ``text`` at the cursor (IllegalMoveError, MoveError): the
         moves after the cursor are dropped, as in any GUI."""
         move = self.pos.parse_move(text)
+        side = self.pos.turn
         self.pos.push(move)
-        del self.line[self.cursor:]
-        del self.notes[self.cursor:]
+        self.truncate()
         self.line.append(move.text)
+        self.sides.append(side)
         self.notes.append(note)
         self.cursor += 1
         self.changed()
@@ -126,6 +128,7 @@ class GameSession:
     def truncate(self) -> None:
         """Drop the moves after the cursor (engines play on from here)."""
         del self.line[self.cursor:]
+        del self.sides[self.cursor:]
         del self.notes[self.cursor:]
         self.changed()
 
@@ -177,6 +180,11 @@ class GameSession:
         self.root = record.start_position()
         self.line = [m.text for m in record.moves]
         self.notes = [m.annotation for m in record.moves]
+        pos = self.root.copy()
+        self.sides = []
+        for text in self.line:
+            self.sides.append(pos.turn)
+            pos.push(text)
         self.goto(len(self.line))
         self.paused = any(p.is_engine for p in self.players)
 
@@ -184,8 +192,8 @@ class GameSession:
     def snapshot(self) -> dict[str, Any]:
         previous = last = None
         if self.cursor:
-            previous = self.position_at(self.cursor - 1)
-            last = self.pos.move_stack[-1]
+            previous = self.pos.copy()
+            last = previous.pop()
         view = board_view(self.pos, previous, last)
         return {
             "type": "state",
@@ -203,14 +211,9 @@ class GameSession:
         }
 
     def _line_view(self) -> list[dict[str, Any]]:
-        pos = self.root.copy()
-        plies = []
-        for i, text in enumerate(self.line):
-            note = self.notes[i]
-            plies.append({"ply": i + 1, "move": text, "side": pos.turn,
-                          "note": note.format() if note is not None else ""})
-            pos.push(text)
-        return plies
+        return [{"ply": i + 1, "move": text, "side": side,
+                 "note": note.format() if note is not None else ""}
+                for i, (text, side, note) in enumerate(zip(self.line, self.sides, self.notes))]
 
 
 def _looks_like_ogn(text: str) -> bool:
