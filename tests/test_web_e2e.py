@@ -163,21 +163,28 @@ def test_a_full_oware_game_against_the_engine(browser, server):
     wait_plies(page, 2)
     said_empty = False
     for _ in range(200):
-        if page.query_selector(".status.over"):
+        # one look at the page per turn: over?, plies, an empty and a movable South pit
+        seen = page.evaluate("""() => {
+            const south = [...document.querySelectorAll('.row:last-child .pit')];
+            const movable = south.filter((p) => p.classList.contains('movable'));
+            const empty = south.find((p) => p.dataset.seeds === '0');
+            return {over: !!document.querySelector('.status.over'),
+                    plies: document.querySelectorAll('#moves .ply').length - 1,
+                    empty: empty ? empty.dataset.pit : null,
+                    movable: movable.length ? movable[movable.length - 1].dataset.pit : null};
+        }""")
+        if seen["over"]:
             break
-        empty = page.query_selector(".row:last-child .pit[data-seeds='0']")
-        if empty and not said_empty:
-            empty.click()
-            assert status(page) == f"{empty.get_attribute('data-pit')} is empty"
+        if seen["empty"] and not said_empty:
+            page.click(f".pit[data-pit='{seen['empty']}']")
+            assert status(page) == f"{seen['empty']} is empty"
             said_empty = True
             shoot(page, "oware-game")
-        count = plies(page)
-        movable = page.query_selector_all(".row:last-child .pit.movable")
-        assert movable, status(page)
-        movable[-1].click()  # the pit nearest the opponent
+        assert seen["movable"], status(page)
+        page.click(f".pit[data-pit='{seen['movable']}']")  # the pit nearest the opponent
         page.wait_for_function(
             f"() => document.querySelector('.status.over') || "
-            f"(document.querySelectorAll('#moves .ply').length - 1 >= {count + 2})")
+            f"(document.querySelectorAll('#moves .ply').length - 1 >= {seen['plies'] + 2})")
     text = status(page)
     assert ("wins" in text or "Draw" in text) and page.query_selector(".status.over"), text
     assert said_empty

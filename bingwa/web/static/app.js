@@ -423,8 +423,9 @@ function renderStatus() {
   const b = state.board;
   let text = "";
   if (b.last) {
-    text = `${SIDES[b.last.side]} played ${b.last.text}` +
-      (b.last.captured ? `, capturing ${b.last.captured}` : "") + ". ";
+    // Kalah's store also fills by sowing: say what went in, not "captured"
+    const gain = b.store_word === "store" ? `, +${b.last.captured} in the store` : `, capturing ${b.last.captured}`;
+    text = `${SIDES[b.last.side]} played ${b.last.text}` + (b.last.captured ? gain : "") + ". ";
   }
   if (state.outcome) {
     el.classList.add("over");
