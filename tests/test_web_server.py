@@ -284,3 +284,21 @@ def test_serve_command_line_errors_are_one_line():
     assert result.exit_code == 2
     assert result.output.startswith(f"bingwa: error: cannot listen on 127.0.0.1:{port}: ")
     assert "Traceback" not in result.output
+
+
+def test_each_side_gets_its_own_skill_level_from_one_engine_process():
+    """One process plays both sides: each search sets the level it needs,
+    and no level means the engine's default, not the last one set."""
+    from bingwa.web.engines import EngineSlot
+    from bingwa.web.messages import Player
+
+    slot = EngineSlot(EnginePool(), "bingwa")
+    try:
+        slot.think(Position("oware"), Player("engine", "bingwa", 3, "depth", 1))
+        slot.think(Position("oware"), Player("engine", "bingwa", None, "depth", 1))
+        levels = [line for line in slot.engine.transcript if line.startswith("> setoption name Skill")]
+        assert levels == ["> setoption name Skill Level value 3",
+                          "> setoption name Skill Level value 20"]
+    finally:
+        slot.close()
+    assert slot.pool.running == 0

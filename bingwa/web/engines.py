@@ -21,6 +21,7 @@ from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.protocol.client import Engine, PlayResult, Search
 from bingwa.protocol.errors import EngineError, EngineStartError
+from bingwa.protocol.wire import normalise_name
 
 from .messages import Player
 
@@ -139,8 +140,12 @@ class EngineSlot:
                 raise EngineStartError("the page has gone away")
             try:
                 engine = self._ready(pos)
-                if player.skill is not None and engine.has_option("Skill Level"):
-                    engine.set_option("Skill Level", player.skill)
+                if engine.has_option("Skill Level"):
+                    # no level asked: the engine's own default (a slot serves both sides)
+                    default = engine.options[normalise_name("Skill Level")].default
+                    skill = player.skill if player.skill is not None else default
+                    if skill is not None:
+                        engine.set_option("Skill Level", skill)
                 if engine.has_option("MultiPV"):
                     engine.set_option("MultiPV", multipv)
                 engine.on_info = on_info
