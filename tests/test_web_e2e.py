@@ -290,3 +290,22 @@ def test_a_person_playing_north_sees_the_board_from_north(browser, server):
     assert page.get_attribute(".rows .row:last-child .pit", "data-pit") == "B1"
     assert not page.js_errors
     page.close()
+
+
+def test_a_crashed_engine_is_reported_on_the_page_and_the_game_goes_on(browser, server):
+    import signal
+
+    from bingwa.web.server import GAMES_KEY
+
+    page = open_page(browser, server)
+    new_game(page, "oware", north="engine:bingwa")
+    page.click(".pit[data-pit='c']")
+    wait_plies(page, 2)
+    game = page.evaluate("() => new URLSearchParams(location.search).get('game')")
+    os.kill(server.app[GAMES_KEY][game].slots["bingwa"].pid(), signal.SIGKILL)
+    page.click(".pit[data-pit='d']")
+    page.wait_for_selector("#events li")
+    assert "restarting it" in page.inner_text("#events")
+    wait_plies(page, 4)
+    assert not page.js_errors
+    page.close()

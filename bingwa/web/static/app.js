@@ -90,6 +90,7 @@ function receive(msg) {
       break;
     case "engine_error":
       setNote(msg.message, "error");
+      logEvent(msg.message);  // stays after the restart's state clears the status
       break;
     case "error":
       thinking = thinking && thinking.purpose === "hint" ? null : thinking;
@@ -441,6 +442,15 @@ function renderStatus() {
   } else if (state.paused) text += `Paused: ${side} to move. Press Resume for the engine to play.`;
   else text += `${side} to move: click one of ${side}'s pits.`;
   el.textContent = text;
+}
+
+function logEvent(text) {
+  const box = $("events");
+  const line = document.createElement("li");
+  line.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  box.prepend(line);
+  while (box.children.length > 3) box.lastChild.remove();
+  box.hidden = false;
 }
 
 function setNote(text, level) {
