@@ -309,3 +309,23 @@ def test_a_crashed_engine_is_reported_on_the_page_and_the_game_goes_on(browser, 
     wait_plies(page, 4)
     assert not page.js_errors
     page.close()
+
+
+def test_engine_against_engine_can_be_watched_and_paused(browser, server):
+    page = open_page(browser, server)
+    new_game(page, "kalah", south="engine:bingwa", north="engine:bingwa",
+             options={"pits": "3", "seeds": "2"})
+    page.wait_for_selector(".status.over")
+    assert "wins" in status(page) or "Draw" in status(page)
+    assert page.is_disabled("#pause")  # nothing left to pause
+    new_game(page, "oware", south="engine:bingwa", north="engine:bingwa", think="movetime:200")
+    wait_plies(page, 1)
+    page.click("#pause")
+    page.wait_for_selector("#pause:text('Resume')")
+    paused_at = plies(page)
+    page.wait_for_timeout(600)  # three moves' time: nobody moves while paused
+    assert plies(page) == paused_at and "Paused" in status(page)
+    page.click("#pause")
+    wait_plies(page, paused_at + 1)
+    assert not page.js_errors
+    page.close()
