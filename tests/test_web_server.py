@@ -108,6 +108,8 @@ def test_bad_messages_get_an_error_and_the_page_goes_on():
         await page.send(type="new", variant="oware", south=HUMAN,
                         north={"kind": "engine", "engine": "/bin/sh"})
         assert "no engine named '/bin/sh'" in (await page.next("error"))["message"]
+        await page.send(type="load", text="x" * 300_000)
+        assert "message too long" in (await page.next("error"))["message"]
         await page.send(type="move", move="c")
         state = await page.next("state")
         assert [p["move"] for p in state["line"]] == ["c"]

@@ -116,7 +116,9 @@ def same_origin(request: web.Request) -> bool:
 async def websocket(request: web.Request) -> web.StreamResponse:
     if not same_origin(request):
         raise web.HTTPForbidden(text="bingwa serve: this socket is for bingwa's own page\n")
-    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
+    # twice the message limit: a message a little too long gets its error line
+    # from parse_message; only a huge one closes the socket
+    ws = web.WebSocketResponse(max_msg_size=2 * MAX_MESSAGE, heartbeat=30)
     await ws.prepare(request)
     app = request.app
     page = next(_page_ids)
