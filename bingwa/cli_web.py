@@ -13,8 +13,9 @@ from bingwa.cli import fail, main
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on.")
 @click.option("--engine", "engines", multiple=True, metavar="NAME=CMD",
-              help="An engine the page may pick, e.g. --engine mcts='bingwa engine --bot mcts'"
-                   " (default: bingwa=bingwa engine). Repeat for more.")
+              help="Add an engine the page may pick, e.g. --engine mcts='bingwa engine --bot mcts'"
+                   " (bingwa=bingwa engine is always there; --engine bingwa=... replaces it)."
+                   " Repeat for more.")
 @click.option("--max-engines", default=8, show_default=True, type=click.IntRange(1, 64),
               help="Engine processes the server runs at once.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
@@ -22,20 +23,15 @@ def serve(host: str, port: int, engines: tuple[str, ...], max_engines: int,
           open_browser: bool) -> None:
     """Play every variant in a browser, against engines or people."""
     try:
-        from bingwa.web.engines import EnginePool, parse_engine_option
+        from bingwa.web.engines import EnginePool, engine_commands
         from bingwa.web.server import serve as run_server
     except ModuleNotFoundError as exc:
         fail(f"bingwa serve needs {exc.name} (pip install aiohttp)")
-    commands: dict[str, list[str]] = {}
-    for text in engines:
-        try:
-            name, command = parse_engine_option(text)
-        except ValueError as exc:
-            fail(str(exc))
-        if name in commands:
-            fail(f"--engine {name} is given twice")
-        commands[name] = command
-    pool = EnginePool(commands or None, limit=max_engines)
+    try:
+        commands = engine_commands(engines)
+    except ValueError as exc:
+        fail(str(exc))
+    pool = EnginePool(commands, limit=max_engines)
     url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/"
 
     def announce(line: str) -> None:

@@ -304,3 +304,14 @@ def test_each_side_gets_its_own_skill_level_from_one_engine_process():
     finally:
         slot.close()
     assert slot.pool.running == 0
+
+
+def test_engines_given_on_the_command_line_join_the_default_one():
+    from bingwa.web.engines import engine_commands
+
+    commands = engine_commands(["mcts=bingwa engine --bot mcts", "other='/opt/my engine' -x"])
+    assert commands == {"bingwa": DEFAULT_COMMAND, "mcts": ["bingwa", "engine", "--bot", "mcts"],
+                        "other": ["/opt/my engine", "-x"]}
+    assert engine_commands(["bingwa=./mine"]) == {"bingwa": ["./mine"]}
+    with pytest.raises(ValueError, match="unterminated|No closing quotation"):
+        engine_commands(["x='open"])

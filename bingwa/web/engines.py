@@ -52,6 +52,20 @@ def parse_engine_option(text: str) -> tuple[str, list[str]]:
     return name, words
 
 
+def engine_commands(options: tuple[str, ...] | list[str]) -> dict[str, list[str]]:
+    """The engines of ``--engine NAME=CMD ...``: added to the default
+    ``bingwa`` engine (which an engine named bingwa replaces); ValueError."""
+    commands = {DEFAULT_ENGINE: DEFAULT_COMMAND}
+    given: set[str] = set()
+    for text in options:
+        name, command = parse_engine_option(text)
+        if name in given:
+            raise ValueError(f"--engine {name} is given twice")
+        given.add(name)
+        commands[name] = command
+    return commands
+
+
 class EnginePool:
     """The engines a server may start: their commands by name, and a bound
     on the processes running at once."""
