@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent  # absolute: the include links must not d
 SUBPACKAGES = ("engine", "protocol", "bots", "tournament")
 
 package_dir = {"bingwa": "bingwa"}
-packages = ["bingwa"]
+packages = ["bingwa", "bingwa.web"]  # the CLI package and the web front-end
 for sub in SUBPACKAGES:
     for init in sorted((HERE / sub).rglob("__init__.py")):
         rel = init.parent.relative_to(HERE)
@@ -60,7 +60,10 @@ directives = {
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={name: ["*.pxd", "*.pyx"] for name in packages},
+    package_data={
+        **{name: ["*.pxd", "*.pyx"] for name in packages},
+        "bingwa.web": ["static/*"],  # the page's assets: nothing is fetched at run time
+    },
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,
