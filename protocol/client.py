@@ -35,7 +35,8 @@ from bingwa.engine import BingwaError, IllegalMoveError, Move, Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.variant import Variant, find_variant
 
-from .dialect import Dialect, find_dialect
+from .dialect import Dialect
+from .dialects import find_dialect
 from .errors import (
     EngineCrash,
     EngineError,

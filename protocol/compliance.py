@@ -18,7 +18,7 @@ from bingwa.engine import Position, find_variant, variant_names
 from bingwa.engine.limits import Limits
 
 from .client import Engine, EngineError, PlayResult
-from .dialect import find_dialect
+from .dialects import find_dialect
 from .wire import InfoFormatError, parse_info
 
 Echo = Callable[[str], None]

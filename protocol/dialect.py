@@ -4,13 +4,12 @@ bingwa's own dialect (``uci``) writes them in bingwa's notation
 (docs/notation.md): a move is one word, a position is its position string,
 a game with no legal move gets ``bestmove (none)``. Other dialects
 (auale.py) translate; the server and the client hold one Dialect and never
-look at the notation themselves.
+look at the notation themselves. ``dialects.py`` finds a dialect by name.
 """
 
 from __future__ import annotations
 
 from bingwa.engine import Position
-from bingwa.engine.errors import VariantError
 from bingwa.engine.limits import Info
 from bingwa.engine.variant import Variant
 
@@ -66,18 +65,3 @@ class Dialect:
 
 UCI = Dialect()
 
-
-def find_dialect(name: str) -> Dialect:
-    """The dialect named ``name`` (``uci`` or ``auale``; VariantError when
-    unknown, with the known names)."""
-    key = name.strip().lower().replace("é", "e")
-    if key in ("uci", "ugi", "bingwa"):
-        return UCI
-    if key in ("auale", "aalina"):
-        from .auale import AUALE
-
-        return AUALE
-    raise VariantError(f"unknown dialect {name!r} (known: uci, auale)")
-
-
-DIALECT_NAMES = ("uci", "auale")

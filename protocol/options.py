@@ -20,7 +20,8 @@ from bingwa.engine import find_variant, variant_names
 from bingwa.engine.errors import VariantError
 from bingwa.engine.variant import REGISTRY, OptionSpec, Variant
 
-from .dialect import DIALECT_NAMES, Dialect, find_dialect
+from .dialect import Dialect
+from .dialects import DIALECT_NAMES, find_dialect
 from .wire import CommandError, normalise_name
 
 
