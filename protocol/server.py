@@ -42,6 +42,7 @@ from .dialect import UCI, Dialect
 from .options import EngineOptions
 from .wire import (
     CommandError,
+    clipped,
     format_info,
     normalise_name,
     parse_go,
@@ -51,7 +52,9 @@ from .wire import (
     strip_comment,
 )
 
-MAX_LINE = 1_000_000  # characters; a longer line is refused
+MAX_LINE = 100_000  # characters; a longer line is refused
+MAX_ERROR = 400  # characters an error line holds at most
+MAX_NAMED_REFUSALS = 3  # refused searchmoves named one by one in the error line
 MAX_PERFT_DEPTH = 64
 QUIT_GRACE = 5.0  # seconds a search gets to end after quit
 MAX_TIMER = 10**6  # seconds: longer waits are capped (Event.wait overflows)
@@ -211,8 +214,9 @@ class EngineServer:
         self.send("info string " + " ".join(text.split()))
 
     def error(self, text: str) -> None:
-        """The one line bad input gets."""
-        self.info_string(f"error: {text}")
+        """The one line bad input gets, at most MAX_ERROR characters long
+        (it may quote what was sent, and that can be huge)."""
+        self.info_string(f"error: {clipped(' '.join(text.split()), MAX_ERROR - len('error: '))}")
 
     def log_traceback(self) -> None:
         if self.errors is not None:
@@ -229,11 +233,8 @@ class EngineServer:
         self._worker = threading.Thread(target=self._work, name="bingwa-worker", daemon=True)
         self._worker.start()
         while True:
-            try:
-                line = self.input.readline()
-            except (OSError, ValueError):
-                line = ""
-            if not line:
+            line = self._read_line()
+            if line is None:
                 self._finish(eof=True)
                 return 0
             if not self.handle_line(line):
@@ -243,13 +244,27 @@ class EngineServer:
                 self._finish(eof=False)
                 return 0
 
+    def _read_line(self) -> str | None:
+        """The next input line, None at the end of the input. A line longer
+        than MAX_LINE is refused as it is read, in pieces, never held whole."""
+        try:
+            line = self.input.readline(MAX_LINE + 1)
+            if len(line) <= MAX_LINE or line.endswith("\n"):
+                return line or None
+            while line and not line.endswith("\n"):
+                line = self.input.readline(MAX_LINE)
+        except (OSError, ValueError):
+            return None
+        self.error(f"line of more than {MAX_LINE} characters refused")
+        return "\n" if line else None
+
     def handle_line(self, raw: str) -> bool:
         """Act on one input line; False after ``quit``."""
         line = strip_comment(raw.rstrip("\r\n")).strip()
         if not line:
             return True
         if len(line) > MAX_LINE:
-            self.error(f"line of {len(line)} characters refused (at most {MAX_LINE})")
+            self.error(f"line of more than {MAX_LINE} characters refused")
             return True
         words = line.split()
         command = words[0]
@@ -422,20 +437,28 @@ class EngineServer:
             f" ponder {dialect.move_to_wire(ponder)}" if ponder else ""))
 
     def _check_searchmoves(self, job: Job, position: Position, problems: list[str]) -> None:
-        wanted = job.limits.searchmoves
+        """Keep the legal searchmoves; each distinct word is read once, the
+        first few refusals are named, and ``stop`` ends the check."""
+        wanted = list(dict.fromkeys(job.limits.searchmoves))
         if not wanted:
             return
         kept: list[str] = []
         try:
-            texts = job.dialect.moves_from_wire(wanted)
+            texts = list(dict.fromkeys(job.dialect.moves_from_wire(wanted)))
         except BingwaError as exc:
             problems.append(f"searchmoves: {exc}")
             texts = []
+        refused: list[str] = []
         for text in texts:
+            if job.stop.is_set():
+                break
             try:
                 kept.append(position.parse_move(text).text)
             except BingwaError as exc:
-                problems.append(f"searchmoves: {reworded(exc, text, job.dialect)}")
+                refused.append(reworded(exc, text, job.dialect))
+        problems += [f"searchmoves: {why}" for why in refused[:MAX_NAMED_REFUSALS]]
+        if len(refused) > MAX_NAMED_REFUSALS:
+            problems.append(f"and {len(refused) - MAX_NAMED_REFUSALS} more searchmoves refused")
         job.limits.searchmoves = kept
 
     def _search(self, job: Job, position: Position) -> tuple[str | None, str | None]:
