@@ -96,6 +96,20 @@ def hard_limit_ms(limits: Limits, side: int, overhead: int) -> float | None:
     return min(bounds) if bounds else None
 
 
+def searches_without_end(limits: Limits, side: int | None) -> bool:
+    """Only ``stop`` (or a new ``go``, ``quit``, the end of the input) would
+    end a search with these limits: ``infinite``, or no depth, nodes or
+    movetime and no clock of the side to move (``side`` None: not known
+    yet, so no clock at all). ``go wtime 5`` with North to move is one."""
+    if limits.infinite:
+        return True
+    if limits.depth or limits.nodes or limits.movetime:
+        return False
+    if side is None:
+        return limits.p1time is None and limits.p2time is None
+    return limits.clock(side)[0] is None
+
+
 def reworded(error: BingwaError, text: str, dialect: Dialect) -> str:
     """The message of a move error, naming the move as the GUI wrote it."""
     message = str(error)
@@ -127,6 +141,10 @@ class Job:
         self.problems: list[str] = []
         if self.kind == "go":
             self.limits, self.problems = parse_go(words[1:])
+            if self.problems:
+                # a malformed go is answered at once, never held nor left
+                # unbounded by what was dropped: a one-ply look
+                self.limits = Limits(depth=1, searchmoves=self.limits.searchmoves)
         self.position: Position | None = None
         self.dialect: Dialect = UCI
         self.overhead = 0
@@ -140,12 +158,14 @@ class Job:
             self.limits.infinite or (self.limits.ponder and not self.ponderhit.is_set()))
 
     def unbounded(self) -> bool:
-        """Only stop (or ponderhit) would end it."""
+        """Only stop (or ponderhit) would end it (searches_without_end, for
+        its side to move once it has its position)."""
         if self.kind != "go":
             return False
         if self.limits.ponder and not self.ponderhit.is_set():
             return True
-        return self.limits.is_unbounded()
+        side = self.position.turn if self.position is not None else None
+        return searches_without_end(self.limits, side)
 
     def halt(self) -> None:
         self.stop.set()
@@ -334,6 +354,9 @@ class EngineServer:
                         self._start_thinking(job)
                     return
 
+    def _go_waiting(self) -> bool:
+        return any(job is not None and job.kind == "go" for _, job in self._queue)
+
     def _supersede(self) -> None:
         """A new go stops every earlier search that only stop would end."""
         for job in self._jobs():
@@ -348,12 +371,15 @@ class EngineServer:
     def _finish(self, eof: bool) -> None:
         """``quit``: stop now; every ``go`` already received still answers
         its one bestmove (halted at once, with the commands queued before it),
-        and what waits after the last go is dropped. End of input: let the
-        queued commands run, with unbounded searches stopped."""
+        and what waits after the last go is dropped. End of input (the GUI
+        is gone): every search is halted and answered, the other queued
+        commands still run (a piped ``perft`` prints its count)."""
         with self._cond:
             self._closing = True
             if eof:
-                self._supersede()
+                for job in self._jobs():
+                    if job.kind == "go":
+                        job.halt()
             else:
                 waiting = list(self._queue)
                 last_go = max(
@@ -395,6 +421,10 @@ class EngineServer:
                 job.dialect = self.dialect
                 job.overhead = int(self.values[normalise_name("Move Overhead")])
                 self._current = job
+                if job.unbounded() and (self._closing or self._go_waiting()):
+                    # its side to move is known only now: a go behind it,
+                    # or the end of the input, ends it as it would have
+                    job.halt()
             try:
                 self._run_job(job)
             except Exception as exc:  # a bug must not kill the engine

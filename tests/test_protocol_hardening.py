@@ -4,6 +4,7 @@ defect the issue reported (docs/protocol.md says what must happen)."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from bingwa.bots import find_bot
 from bingwa.protocol.server import MAX_ERROR, MAX_LINE
 
 sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import ServerSession  # noqa: E402
+from protocol_testbots import BusyBot, ServerSession, StubbornBot  # noqa: E402
 
 
 @pytest.fixture
@@ -58,3 +59,54 @@ def test_an_overlong_line_is_refused_without_being_read_whole(greedy):
     assert greedy.sync() == [
         f"info string error: line of more than {MAX_LINE} characters refused", "response false"]
     assert greedy.input.longest <= MAX_LINE + 1
+
+
+# -- item 2: a go with only the opponent's clock -----------------------------------
+def test_a_go_with_only_the_opponents_clock_is_ended_by_a_new_go():
+    session = ServerSession(BusyBot())  # reads depth and movetime only
+    session.send("position startpos moves a", "go wtime 5")
+    time.sleep(0.1)
+    session.send("go depth 1")
+    session.wait_for("bestmove", timeout=5)
+    session.wait_for("bestmove", timeout=5)
+    session.close(timeout=5)
+
+
+def test_a_go_with_only_the_opponents_clock_waiting_behind_a_search_is_ended_by_a_new_go():
+    session = ServerSession(BusyBot())
+    # when the new go arrives, the waiting one has no side to move yet
+    session.send("position startpos moves a", "go depth 2", "go wtime 5", "go depth 1")
+    for _ in range(3):
+        session.wait_for("bestmove", timeout=5)
+    session.close(timeout=5)
+
+
+def test_the_issues_opponents_clock_command_ends_at_the_end_of_its_input():
+    done = subprocess.run(
+        [sys.executable, "-m", "bingwa", "engine"], input="position startpos moves a\ngo wtime 5\n",
+        capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    assert len(bestmoves(done.stdout.splitlines())) == 1
+    assert done.stderr == ""
+
+
+# -- item 4: end of input during a long search ---------------------------------------
+@pytest.mark.parametrize("go", ["go depth 60", f"go nodes {10**12}", "go movetime 100000"])
+def test_end_of_input_during_a_long_search_answers_and_ends(go):
+    session = ServerSession(StubbornBot())
+    session.send("position startpos", go, "go depth 5")
+    time.sleep(0.05)
+    lines = session.close(timeout=5)
+    assert len(bestmoves(lines)) == 2
+    assert session.status == 0
+
+
+# -- item 6: a malformed go ------------------------------------------------------------
+@pytest.mark.parametrize("go", ["go depth abc", "go infinite depth abc", "go ponder nodes -3",
+                                "go frobnicate", "go wtime"])
+def test_a_malformed_go_gets_its_error_and_a_prompt_bestmove(go):
+    session = ServerSession(BusyBot())
+    session.send("position startpos", go)
+    assert session.wait_for("info string").startswith("info string error: ")
+    assert session.wait_for("bestmove", timeout=2).startswith("bestmove ")
+    session.close(timeout=5)

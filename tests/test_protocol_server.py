@@ -164,7 +164,7 @@ def test_ucinewgame_makes_the_same_search_again():
     assert runs[0] == runs[1]
 
 
-def test_go_parameters_with_errors_are_reported_and_the_rest_used(greedy):
+def test_go_parameters_with_errors_are_reported_and_the_go_answered_at_once(greedy):
     greedy.send("position startpos", "go wtime abc btime -50 depth 0 frobnicate")
     assert greedy.wait_for("info string") == (
         "info string error: wtime takes a whole number, not 'abc'; depth must be at least 1, "
@@ -323,7 +323,7 @@ def test_quit_right_after_go_still_answers_that_go_once():
         assert not [line for line in session.lines if line.startswith("response")]
 
 
-def test_end_of_input_finishes_queued_searches_and_stops_unbounded_ones():
+def test_end_of_input_answers_every_search_received():
     session = ServerSession(find_bot("random")())
     session.send("position startpos", "go depth 1", "go infinite", "go depth 1")
     lines = session.close()
