@@ -36,6 +36,8 @@ from bingwa import __version__
 from bingwa.bots.base import Bot, BotOption
 from bingwa.engine import BingwaError, Position
 from bingwa.engine.limits import Info, Limits, SearchResult
+from bingwa.engine.perft import PerftStopped
+from bingwa.engine.perft import count as perft_count
 from bingwa.engine.variant import Variant
 
 from .dialect import UCI, Dialect
@@ -339,10 +341,9 @@ class EngineServer:
         return jobs + [job for _, job in self._queue if job is not None]
 
     def _stop(self) -> None:
-        with self._cond:
-            for job in self._jobs():
-                if job.kind == "go" or job is self._current:
-                    job.halt()
+        """Every job received, running or waiting: a perft 30 sent just
+        before may not have started yet."""
+        self._halt_all()
 
     def _ponderhit(self) -> None:
         with self._cond:
@@ -574,10 +575,14 @@ class EngineServer:
             total = 0
             moves = position.legal_moves()
             for n, move in enumerate(moves):
-                if job.stop.is_set():
+                try:
+                    if job.stop.is_set():
+                        raise PerftStopped
+                    count = perft_count(kernel, kernel.play(position.state, move.code),
+                                        depth - 1, job.stop.is_set)
+                except PerftStopped:
                     self.info_string(f"perft stopped after {n} of {len(moves)} moves")
                     return
-                count = kernel.perft(kernel.play(position.state, move.code), depth - 1)
                 total += count
                 self.send(f"{job.dialect.move_to_wire(move.text)}: {count}")
         elapsed = time.perf_counter() - start
@@ -592,7 +597,10 @@ class EngineServer:
         except ImportError:
             self.info_string("bench is not available in this build (no search benchmark)")
             return
-        nodes, seconds, rows = bench_run()
+        nodes, seconds, rows = bench_run(stop=job.stop)
+        if job.stop.is_set():
+            self.info_string(f"bench stopped after {len(rows)} variants")
+            return
         for name, count, spent in rows:
             self.info_string(f"bench {name}: {count} nodes in {spent:.3f} s")
         self.send(f"Nodes searched: {nodes}")
