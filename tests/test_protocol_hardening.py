@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bingwa.bots import find_bot
+from bingwa.bots import bot_names, find_bot
 from bingwa.engine import Position
 from bingwa.engine.perft import PerftStopped
 from bingwa.engine.perft import count as perft_count
@@ -174,3 +174,16 @@ def test_stop_ends_a_perft_that_has_not_started_yet():
     assert session.wait_for("info string perft", timeout=3) == (
         "info string perft stopped after 0 of 6 moves")
     assert len(bestmoves(session.close(timeout=5))) == 1  # the first went before the perft line
+
+
+# -- item 5: a big Hash does not block the reader -------------------------------------
+@pytest.mark.skipif("alphabeta" not in bot_names(), reason="the compiled search is not built")
+def test_isready_answers_at_once_after_a_4_gb_hash():
+    session = ServerSession(find_bot("alphabeta")())
+    start = time.monotonic()
+    session.send("setoption name Hash value 4096", "ucinewgame", "setoption name Clear Hash")
+    assert session.sync(timeout=10) == []
+    assert time.monotonic() - start < 1.0  # zeroing 4 GB took 7 s
+    session.send("setoption name Hash value 1", "position startpos", "go depth 4")
+    assert session.wait_for("bestmove").startswith("bestmove ")
+    session.close(timeout=5)
