@@ -23,6 +23,11 @@ class Dialect:
     fixed_variant: str | None = None
     # options the server does not know are errors (Aualé: a note)
     unknown_options_are_errors = True
+    # unknown options accepted without a word (normalised names)
+    silent_options: frozenset[str] = frozenset()
+    # a setoption the running search does not use is applied at once during
+    # a ponder search instead of waiting for it (Aualé expects it)
+    setoption_during_ponder = False
 
     def check_variant(self, variant: Variant) -> None:
         """Raise VariantError when the dialect cannot write ``variant``."""
@@ -46,6 +51,10 @@ class Dialect:
     def moves_to_wire(self, texts: list[str]) -> list[str]:
         """The words of a sequence of moves (``position ... moves``, ``pv``)."""
         return [self.move_to_wire(t) for t in texts]
+
+    def pv_to_wire(self, texts: list[str]) -> list[str]:
+        """The words of a principal variation in an ``info`` line."""
+        return self.moves_to_wire(texts)
 
     def best_to_wire(self, text: str | None) -> str:
         return self.none_move if text is None else self.move_to_wire(text)

@@ -309,6 +309,9 @@ class EngineServer:
             self.error(f"perft takes a depth in 0..{MAX_PERFT_DEPTH}: perft <depth>")
             return True
         with self._cond:
+            if command == "setoption" and self._may_set_while_pondering(line):
+                self._execute(words, line)
+                return True
             job = Job(words) if command in JOBS else None
             if command == "go":
                 self._supersede()
@@ -354,6 +357,20 @@ class EngineServer:
                     if job is self._current:
                         self._start_thinking(job)
                     return
+
+    def _may_set_while_pondering(self, line: str) -> bool:
+        """A setoption the dialect wants applied during a ``go ponder``
+        rather than after it (caller holds the lock): nothing else waits,
+        and the running search does not use the option."""
+        job = self._current
+        if not (self.dialect.setoption_during_ponder and job is not None and not self._queue
+                and job.kind == "go" and job.limits.ponder and not job.ponderhit.is_set()):
+            return False
+        try:
+            name = parse_setoption(line).name
+        except CommandError:
+            return False
+        return self.settings.search_ignores(name)
 
     def _go_waiting(self) -> bool:
         return any(job is not None and job.kind == "go" for _, job in self._queue)
@@ -504,7 +521,7 @@ class EngineServer:
 
         def emit(info: Info) -> None:
             try:
-                pv = dialect.moves_to_wire([str(m) for m in info.pv]) if info.pv else None
+                pv = dialect.pv_to_wire([str(m) for m in info.pv]) if info.pv else None
                 line = format_info(info, pv=pv, score=dialect.score_to_wire(info))
             except (BingwaError, TypeError, ValueError):
                 line = format_info(info, pv=[])
