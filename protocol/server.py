@@ -57,6 +57,7 @@ from .wire import (
 MAX_LINE = 100_000  # characters; a longer line is refused
 MAX_ERROR = 400  # characters an error line holds at most
 MAX_NAMED_REFUSALS = 3  # refused searchmoves named one by one in the error line
+MAX_SEARCHMOVES = 1024  # distinct searchmoves words read: more than any variant has moves
 MAX_PERFT_DEPTH = 64
 QUIT_GRACE = 5.0  # seconds a search gets to end after quit
 MAX_TIMER = 10**6  # seconds: longer waits are capped (Event.wait overflows)
@@ -485,11 +486,16 @@ class EngineServer:
             f" ponder {dialect.move_to_wire(ponder)}" if ponder else ""))
 
     def _check_searchmoves(self, job: Job, position: Position, problems: list[str]) -> None:
-        """Keep the legal searchmoves; each distinct word is read once, the
-        first few refusals are named, and ``stop`` ends the check."""
+        """Keep the legal searchmoves; each distinct word is read once, at
+        most MAX_SEARCHMOVES of them (a few milliseconds: a bestmove after
+        stop is never held up), and the first few refusals are named."""
         wanted = list(dict.fromkeys(job.limits.searchmoves))
         if not wanted:
             return
+        if len(wanted) > MAX_SEARCHMOVES:
+            problems.append(f"searchmoves names {len(wanted)} different words; "
+                            f"the first {MAX_SEARCHMOVES} are read")
+            wanted = wanted[:MAX_SEARCHMOVES]
         kept: list[str] = []
         try:
             texts = list(dict.fromkeys(job.dialect.moves_from_wire(wanted)))
@@ -498,8 +504,6 @@ class EngineServer:
             texts = []
         refused: list[str] = []
         for text in texts:
-            if job.stop.is_set():
-                break
             try:
                 kept.append(position.parse_move(text).text)
             except BingwaError as exc:

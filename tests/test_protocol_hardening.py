@@ -16,7 +16,7 @@ from bingwa.bots import bot_names, find_bot
 from bingwa.engine import Position
 from bingwa.engine.perft import PerftStopped
 from bingwa.engine.perft import count as perft_count
-from bingwa.protocol.server import MAX_ERROR, MAX_LINE
+from bingwa.protocol.server import MAX_ERROR, MAX_LINE, MAX_SEARCHMOVES
 
 sys.path.insert(0, str(Path(__file__).parent))
 from protocol_testbots import BusyBot, ServerSession, StubbornBot  # noqa: E402
@@ -41,10 +41,19 @@ def test_an_error_line_quotes_a_bounded_length(greedy):
                 "go depth 1 searchmoves " + " ".join(f"a{n}" for n in range(10_000)))
     error = greedy.wait_for("info string error")
     assert len(error) <= len("info string ") + MAX_ERROR
-    assert error.startswith("info string error: searchmoves: 'a0' is not a Bao move")
-    assert error.endswith("; and 9997 more searchmoves refused")
+    assert error.startswith(f"info string error: searchmoves names 10000 different words; "
+                            f"the first {MAX_SEARCHMOVES} are read; searchmoves: 'a0' is not")
+    assert error.endswith(f"; and {MAX_SEARCHMOVES - 3} more searchmoves refused")
     assert greedy.wait_for("bestmove").startswith("bestmove ")
     assert not [line for line in greedy.sync() if line.startswith("info string error")]
+
+
+def test_refused_searchmoves_are_reported_even_when_stop_follows_at_once(greedy):
+    greedy.send("setoption name UCI_Variant value bao", "position startpos",
+                "go depth 1 searchmoves " + "a " * 40_000, "stop")
+    assert greedy.wait_for("info string error").startswith(
+        "info string error: searchmoves: 'a' is not a Bao move")
+    assert greedy.wait_for("bestmove").startswith("bestmove ")
 
 
 def test_stop_answers_at_once_after_a_flood_of_searchmoves(greedy):
