@@ -16,11 +16,17 @@ search done in turn. Invariants:
 - every output line is written whole and flushed (one lock);
 - every ``go`` gets exactly one ``bestmove``; in ``go infinite`` and
   ``go ponder`` it is held back until ``stop`` (or ``ponderhit``);
-- bad input gets one ``info string error: ...`` line and changes nothing;
-  no traceback ever reaches the output (a failing bot's traceback goes to
+- bad input gets one ``info string error: ...`` line (MAX_ERROR characters
+  at most) and changes nothing; a line over MAX_LINE is refused as it is
+  read; a malformed ``go`` is answered at once (a one-ply look); no
+  traceback ever reaches the output (a failing bot's traceback goes to
   the error stream and a legal move is still played);
 - a ``go`` that arrives while an unbounded search (infinite, ponder, no
-  limit) runs stops that search first, so that nothing can hang.
+  limit for the side to move) runs stops that search first, so that
+  nothing can hang; ``stop`` ends every job received, perft and bench
+  included;
+- the end of the input (the GUI is gone) stops every search, each still
+  answered, and the engine exits once the queued commands ran.
 """
 
 from __future__ import annotations
