@@ -15,7 +15,7 @@ class PerftStopped(Exception):
 cdef enum:
     # interior nodes between two polls: a few milliseconds of counting in
     # every variant, so that Ctrl-C and ``stop`` are felt within 0.5 s
-    PERFT_POLL_NODES = 1 << 14
+    PERFT_POLL_NODES = 1 << 12
 
 
 ctypedef struct PerftRun:
