@@ -97,7 +97,12 @@ def perft(
 
     var = load_variant(variant, options)
     pos = load_position(var, position_text, moves.split())
-    run_perft(pos, depth, divide, click.echo)
+    try:
+        run_perft(pos, depth, divide, click.echo)
+    except KeyboardInterrupt:
+        # the compiled count checks for Ctrl-C every few milliseconds
+        click.echo("bingwa: interrupted", err=True)
+        sys.exit(130)
 
 
 # Commands defined in their own modules register themselves on ``main``.

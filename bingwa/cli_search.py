@@ -46,9 +46,11 @@ def bench_positions(variant, plies=BENCH_PLIES, seed: int = BENCH_SEED):
     return positions
 
 
-def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=None, echo=None):
+def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=None, echo=None,
+              stop=None):
     """Search every bench position; returns (nodes, seconds, per-variant
-    [(name, nodes, seconds)])."""
+    [(name, nodes, seconds)]). ``stop`` (an Event) ends it early: the
+    figures are then those of the variants done."""
     from bingwa.engine import find_variant, variant_names
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
@@ -56,16 +58,18 @@ def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=N
     searcher = Searcher(hash_mb)
     total_nodes = 0
     total_time = 0.0
-    rows = []
+    rows: list[tuple[str, int, float]] = []
     for name in variants or variant_names():
         variant = find_variant(name)
         d = depth or BENCH_DEPTHS.get(name, BENCH_DEPTH_DEFAULT)
         nodes = 0
         elapsed = 0.0
         for i, pos in enumerate(bench_positions(variant), 1):
+            if stop is not None and stop.is_set():
+                return total_nodes, total_time, rows
             searcher.new_game()
             start = time.perf_counter()
-            result = searcher.search(pos, Limits(depth=d))
+            result = searcher.search(pos, Limits(depth=d), stop_event=stop)
             spent = time.perf_counter() - start
             nodes += searcher.nodes
             elapsed += spent

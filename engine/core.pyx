@@ -4,19 +4,69 @@ the ``Ops`` function pointers (core.pxd): legal moves, play, result, key,
 perft. Each variant module subclasses Kernel, fills ``ops`` and implements
 load/dump between the Python state tuple and its C struct."""
 
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 
+class PerftStopped(Exception):
+    """A perft whose ``poll`` asked it to stop (its count is incomplete)."""
+
+
+cdef enum:
+    # interior nodes between two polls: a few milliseconds of counting in
+    # every variant, so that Ctrl-C and ``stop`` are felt within 0.5 s
+    PERFT_POLL_NODES = 1 << 12
+
+
+ctypedef struct PerftRun:
+    void* owner           # the PerftPoll (a Python object) that polls
+    int countdown         # interior nodes left before the next poll
+    int stopped
+
+
+cdef class PerftPoll:
+    """What a compiled perft checks every PERFT_POLL_NODES interior nodes,
+    with the GIL taken back for a moment: pending signals (Ctrl-C raises
+    KeyboardInterrupt, in the main thread) and ``poll()``, true to stop."""
+
+    cdef object poll
+    cdef object error
+
+    def __init__(self, poll):
+        self.poll = poll
+        self.error = None
+
+    cdef int check(self) noexcept:
+        try:
+            PyErr_CheckSignals()
+            if self.poll is not None and self.poll():
+                return 1
+        except BaseException as exc:
+            self.error = exc
+            return 1
+        return 0
+
+
+cdef int perft_poll(PerftRun* run) noexcept with gil:
+    run.countdown = PERFT_POLL_NODES
+    if (<PerftPoll> run.owner).check():
+        run.stopped = 1
+    return run.stopped
+
+
 cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,
-                                unsigned char* stack) noexcept nogil:
+                                unsigned char* stack, PerftRun* run) noexcept nogil:
     """Move sequences of exactly ``depth`` plies; bulk-counted at the last
     ply. ``stack`` holds MAX_MOVES state slots per remaining ply (a kernel
-    with gen_children writes all the children at once)."""
+    with gen_children writes all the children at once). Once ``run`` is
+    stopped, every node returns at once (the count is then meaningless)."""
     cdef int moves[MAX_MOVES]
     cdef int scores[2]
     cdef int n, i
     cdef unsigned long long total = 0
     cdef unsigned char* next_ply = stack + MAX_MOVES * STATE_BYTES
+    if run.stopped:
+        return 0
     if ops.gen_children != NULL:
         n = ops.gen_children(s, moves, stack)
     else:
@@ -25,12 +75,15 @@ cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,
         return 0
     if depth == 1:
         return n
+    run.countdown -= 1
+    if run.countdown <= 0 and perft_poll(run):
+        return 0
     for i in range(n):
         if ops.gen_children != NULL:
-            total += perft_c(ops, stack + i * ops.size, depth - 1, next_ply)
+            total += perft_c(ops, stack + i * ops.size, depth - 1, next_ply, run)
         else:
             ops.make_move(s, moves[i], stack)
-            total += perft_c(ops, stack, depth - 1, next_ply)
+            total += perft_c(ops, stack, depth - 1, next_ply, run)
     return total
 
 
@@ -99,22 +152,33 @@ cdef class Kernel:
         gain = self.ops.move_gain(buf, move)
         return None if gain == GAIN_UNKNOWN else gain
 
-    def perft(self, state, int depth):
-        """Move sequences of exactly ``depth`` plies (GIL released)."""
+    def perft(self, state, int depth, poll=None):
+        """Move sequences of exactly ``depth`` plies (GIL released). Every
+        few milliseconds it checks for signals (KeyboardInterrupt stops it)
+        and calls ``poll()``, when given: true raises PerftStopped."""
         cdef unsigned char buf[STATE_BYTES]
         cdef unsigned long long total
+        cdef PerftRun run
         if depth < 0 or depth >= MAX_PLY:
             raise ValueError(f"perft depth must be in 0..{MAX_PLY - 1}")
         if depth == 0:
             return 1
         self.load(state, buf)
+        cdef PerftPoll checker = PerftPoll(poll)
+        run.owner = <void*> checker
+        run.countdown = PERFT_POLL_NODES
+        run.stopped = 0
         cdef unsigned char* stack = <unsigned char*> PyMem_Malloc(
             MAX_MOVES * STATE_BYTES * (depth + 1))
         if stack == NULL:
             raise MemoryError()
         try:
             with nogil:
-                total = perft_c(&self.ops, buf, depth, stack)
+                total = perft_c(&self.ops, buf, depth, stack, &run)
         finally:
             PyMem_Free(stack)
+        if checker.error is not None:
+            raise checker.error
+        if run.stopped:
+            raise PerftStopped(f"perft {depth} stopped")
         return total

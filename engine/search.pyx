@@ -53,25 +53,55 @@ cdef extern from *:
     typedef volatile int bingwa_flag;
     #define bingwa_prefetch(p) __builtin_prefetch(p)
 
+    #include <stdint.h>
     #include <stdlib.h>
     #include <string.h>
     #include <sys/mman.h>
-    /* A zeroed table aligned on 2 MB and advised to live on huge pages:
-       every probe is a random access, and TLB misses would double its cost. */
+    /* A zeroed table. From 2 MB on it is an anonymous mapping aligned on
+       2 MB and advised to live on huge pages (every probe is a random
+       access, and TLB misses would double its cost); the kernel zeroes its
+       pages on first touch, so a 4 GB table costs nothing until used, and
+       clearing it gives the pages back instead of writing 4 GB of zeros.
+       Smaller tables come from the heap. The size decides which: free and
+       clear are told the same size. */
+    #define BINGWA_HUGE_PAGE ((size_t) 2 << 20)
     static void* bingwa_table_alloc(size_t bytes) {
         void* p = NULL;
-        size_t align = bytes >= (2u << 20) ? (2u << 20) : 64;
-        if (posix_memalign(&p, align, bytes) != 0) return NULL;
+        if (bytes < BINGWA_HUGE_PAGE) {
+            if (posix_memalign(&p, 64, bytes) != 0) return NULL;
+            memset(p, 0, bytes);
+            return p;
+        }
+        size_t span = bytes + BINGWA_HUGE_PAGE;
+        char* raw = (char*) mmap(NULL, span, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == (char*) MAP_FAILED) return NULL;
+        char* start = (char*) (((uintptr_t) raw + BINGWA_HUGE_PAGE - 1)
+                               & ~(uintptr_t) (BINGWA_HUGE_PAGE - 1));
+        if (start > raw) munmap(raw, (size_t) (start - raw));
+        size_t tail = (size_t) (raw + span - start) - bytes;
+        if (tail > 0) munmap(start + bytes, tail);
     #ifdef MADV_HUGEPAGE
-        if (align == (2u << 20)) madvise(p, bytes, MADV_HUGEPAGE);
+        madvise(start, bytes, MADV_HUGEPAGE);
     #endif
-        memset(p, 0, bytes);
-        return p;
+        return start;
+    }
+    static void bingwa_table_free(void* p, size_t bytes) {
+        if (p == NULL) return;
+        if (bytes < BINGWA_HUGE_PAGE) free(p);
+        else munmap(p, bytes);
+    }
+    static void bingwa_table_clear(void* p, size_t bytes) {
+        /* a private anonymous mapping reads as zeros after MADV_DONTNEED */
+        if (bytes < BINGWA_HUGE_PAGE || madvise(p, bytes, MADV_DONTNEED) != 0)
+            memset(p, 0, bytes);
     }
     """
     ctypedef int bingwa_flag
     void bingwa_prefetch(const void* p) noexcept nogil
     void* bingwa_table_alloc(size_t bytes) noexcept nogil
+    void bingwa_table_free(void* p, size_t bytes) noexcept nogil
+    void bingwa_table_clear(void* p, size_t bytes) noexcept nogil
 
 cdef enum:
     SCORE_INF = 1000000000
@@ -294,7 +324,7 @@ cdef class Engine:
         free(self.root_state)
         free(self.children)
         free(self.game_keys)
-        free(self.table)
+        bingwa_table_free(self.table, self.n_buckets * sizeof(TTBucket))
 
     # -- the table ------------------------------------------------------
     def resize(self, int hash_mb):
@@ -308,7 +338,7 @@ cdef class Engine:
         cdef TTBucket* table = <TTBucket*> bingwa_table_alloc(n * sizeof(TTBucket))
         if table == NULL:
             raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
-        free(self.table)
+        bingwa_table_free(self.table, self.n_buckets * sizeof(TTBucket))
         self.table = table
         self.n_buckets = n
         self.mask = n - 1
@@ -324,7 +354,7 @@ cdef class Engine:
 
     def clear(self):
         """Forget everything (a new game): table, killers, history."""
-        memset(self.table, 0, self.n_buckets * sizeof(TTBucket))
+        bingwa_table_clear(self.table, self.n_buckets * sizeof(TTBucket))
         memset(self.killers, 0, sizeof(self.killers))
         memset(self.history, 0, sizeof(self.history))
         for i in range(MAX_PLY + 1):

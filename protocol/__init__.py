@@ -4,7 +4,8 @@
 - ``client``: Engine, driving any protocol engine with typed limits and
   results; ``transport`` carries its lines, ``errors`` tells failures apart;
 - ``wire``: the words both sides share; ``dialect`` and ``auale``: how
-  moves and positions are written (bingwa's words, Aualé's);
+  moves and positions are written (bingwa's words, Aualé's); ``dialects``
+  finds one by name;
 - ``options``: what ``setoption`` does;
 - ``compliance``: ``bingwa compliance``, an engine checked against the spec.
 

@@ -17,8 +17,12 @@ bingwa calls ``oware`` with the default grand-slam rule, ``nocapture``):
 - a finished game gets ``bestmove 0000``;
 - a proven result is reported as ``score cp 2500`` (or ``-2500``): Aualé
   does not read ``score mate``;
-- options the engine does not have (Aalina's ``OwnBook``, ``UseLeaves``,
-  ``EngineTurn`` ...) are accepted without effect, with a note.
+- options the engine does not have (Aalina's ``UseLeaves``,
+  ``EngineTurn`` ...) are accepted without effect, with a note; ``OwnBook``,
+  which Aualé sends, silently. One that the running search does not use
+  is applied at once during a ``go ponder`` (Aualé does not wait for it);
+- a principal variation is cut to its first MAX_PV_PLIES moves: Aualé
+  shows it as one word on its board.
 
 Aualé itself sends ``uci``, ``ucinewgame``, ``isready``, ``position``,
 ``go depth D movetime T``, ``go ponder``, ``stop`` and ``quit``, and waits
@@ -35,6 +39,7 @@ from bingwa.engine.variant import Variant
 from .dialect import Dialect
 
 PROVEN_CP = 2500
+MAX_PV_PLIES = 10  # letters of a principal variation Aualé shows
 SOUTH_LETTERS = "ABCDEF"
 NORTH_LETTERS = "abcdef"
 SEEDS = 48
@@ -93,6 +98,8 @@ class AualeDialect(Dialect):
     none_move = "0000"
     fixed_variant = "oware"
     unknown_options_are_errors = False
+    silent_options = frozenset({"ownbook"})
+    setoption_during_ponder = True
 
     def check_variant(self, variant: Variant) -> None:
         if variant.name != "oware" or variant.options.get("grandslam") != "nocapture":
@@ -115,6 +122,9 @@ class AualeDialect(Dialect):
 
     def moves_to_wire(self, texts: list[str]) -> list[str]:
         return ["".join(text_to_letter(t) for t in texts)] if texts else []
+
+    def pv_to_wire(self, texts: list[str]) -> list[str]:
+        return self.moves_to_wire(texts[:MAX_PV_PLIES])
 
     def score_to_wire(self, info: Info) -> tuple[str, int] | None:
         if info.score_mate is None:  # a proven draw is plain cp 0 too: no extension words

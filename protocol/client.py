@@ -35,7 +35,8 @@ from bingwa.engine import BingwaError, IllegalMoveError, Move, Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.variant import Variant, find_variant
 
-from .dialect import Dialect, find_dialect
+from .dialect import Dialect
+from .dialects import find_dialect
 from .errors import (
     EngineCrash,
     EngineError,
@@ -345,6 +346,10 @@ class Engine:
         while not self._uciok:
             if not self._pump(deadline):
                 raise self._fail(EngineStall, f"no uciok within {timeout:.3f} s")
+            if self.transcript[-1] == f"< {command}" and not self.id:
+                # cat, a shell, a tee: waiting for uciok would only time out
+                raise self._fail(EngineStartError, f"the engine wrote back the {command!r} it "
+                                 "was sent: it echoes its input, it is no engine")
         self.handshake_ok = True
 
     def ping(self, timeout: float | None = None) -> float:

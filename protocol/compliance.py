@@ -18,7 +18,7 @@ from bingwa.engine import Position, find_variant, variant_names
 from bingwa.engine.limits import Limits
 
 from .client import Engine, EngineError, PlayResult
-from .dialect import find_dialect
+from .dialects import find_dialect
 from .wire import InfoFormatError, parse_info
 
 Echo = Callable[[str], None]
@@ -34,11 +34,20 @@ class CheckFailed(Exception):
     """A check found the engine at fault; the message says how."""
 
 
+class CheckSkipped(Exception):
+    """A check found nothing to judge (no pass, no failure); the message says why."""
+
+
 @dataclass
 class CheckResult:
     name: str
     passed: bool
     detail: str
+    skipped: bool = False
+
+    @property
+    def verdict(self) -> str:
+        return "SKIP" if self.skipped else "PASS" if self.passed else "FAIL"
 
 
 @dataclass
@@ -47,7 +56,9 @@ class Report:
 
     @property
     def passed(self) -> bool:
-        return bool(self.checks) and all(c.passed for c in self.checks)
+        """Every check passed or was skipped, and at least one passed."""
+        return any(c.passed and not c.skipped for c in self.checks) and all(
+            c.passed for c in self.checks)
 
     def failures(self) -> list[CheckResult]:
         return [c for c in self.checks if not c.passed]
@@ -114,17 +125,23 @@ class Checker:
             result = CheckResult(name, True, detail)
         except CheckFailed as exc:
             result = CheckResult(name, False, str(exc))
+        except CheckSkipped as exc:
+            result = CheckResult(name, True, str(exc), skipped=True)
         except EngineError as exc:
             result = CheckResult(name, False, f"{type(exc).__name__}: {exc}"
                                  + (f" (after: {exc.command})" if exc.command else ""))
             self.drop_engine()
         self.report.checks.append(result)
-        self.echo(f"{'PASS' if result.passed else 'FAIL'} {name}: {result.detail}")
+        self.echo(f"{result.verdict} {name}: {result.detail}")
 
     # -- the checks -------------------------------------------------------
     def run(self) -> Report:
         uci = self.dialect.name == "uci"
         self.run_check("handshake", self.check_handshake)
+        if not self.report.checks[-1].passed:
+            # no engine to speak of: one clear failure, not one per check
+            self.echo("0 of 1 checks passed (the others need a handshake)")
+            return self.report
         self.run_check("isready", self.check_isready)
         if uci:
             self.run_check("options", self.check_options)
@@ -142,8 +159,10 @@ class Checker:
         self.run_check("info lines", self.check_info_lines)
         self.run_check("one bestmove per go", self.check_one_bestmove)
         self.run_check("quit", self.check_quit)
-        passed = sum(c.passed for c in self.report.checks)
-        self.echo(f"{passed} of {len(self.report.checks)} checks passed")
+        judged = [c for c in self.report.checks if not c.skipped]
+        skipped = len(self.report.checks) - len(judged)
+        self.echo(f"{sum(c.passed for c in judged)} of {len(judged)} checks passed"
+                  + (f", {skipped} skipped" if skipped else ""))
         return self.report
 
     def variants(self) -> list[str]:
@@ -365,7 +384,11 @@ class Checker:
                 parse_info(line, strict=True)
             except InfoFormatError as exc:
                 raise CheckFailed(str(exc)) from None
-        return f"{len(lines)} info lines in all checks, integers only"
+        reports = [line for line in lines if line.split()[1:2] != ["string"]]
+        if not reports:  # nothing checked is no pass (UCI does not demand info lines)
+            raise CheckSkipped("no info line with search figures (depth, score, pv) "
+                               "in any search: nothing to check")
+        return f"{len(reports)} search info lines in all checks, integers only"
 
     def check_one_bestmove(self) -> str:
         engine = self.engine()

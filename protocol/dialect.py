@@ -4,13 +4,12 @@ bingwa's own dialect (``uci``) writes them in bingwa's notation
 (docs/notation.md): a move is one word, a position is its position string,
 a game with no legal move gets ``bestmove (none)``. Other dialects
 (auale.py) translate; the server and the client hold one Dialect and never
-look at the notation themselves.
+look at the notation themselves. ``dialects.py`` finds a dialect by name.
 """
 
 from __future__ import annotations
 
 from bingwa.engine import Position
-from bingwa.engine.errors import VariantError
 from bingwa.engine.limits import Info
 from bingwa.engine.variant import Variant
 
@@ -24,6 +23,11 @@ class Dialect:
     fixed_variant: str | None = None
     # options the server does not know are errors (Aualé: a note)
     unknown_options_are_errors = True
+    # unknown options accepted without a word (normalised names)
+    silent_options: frozenset[str] = frozenset()
+    # a setoption the running search does not use is applied at once during
+    # a ponder search instead of waiting for it (Aualé expects it)
+    setoption_during_ponder = False
 
     def check_variant(self, variant: Variant) -> None:
         """Raise VariantError when the dialect cannot write ``variant``."""
@@ -48,6 +52,10 @@ class Dialect:
         """The words of a sequence of moves (``position ... moves``, ``pv``)."""
         return [self.move_to_wire(t) for t in texts]
 
+    def pv_to_wire(self, texts: list[str]) -> list[str]:
+        """The words of a principal variation in an ``info`` line."""
+        return self.moves_to_wire(texts)
+
     def best_to_wire(self, text: str | None) -> str:
         return self.none_move if text is None else self.move_to_wire(text)
 
@@ -66,18 +74,3 @@ class Dialect:
 
 UCI = Dialect()
 
-
-def find_dialect(name: str) -> Dialect:
-    """The dialect named ``name`` (``uci`` or ``auale``; VariantError when
-    unknown, with the known names)."""
-    key = name.strip().lower().replace("é", "e")
-    if key in ("uci", "ugi", "bingwa"):
-        return UCI
-    if key in ("auale", "aalina"):
-        from .auale import AUALE
-
-        return AUALE
-    raise VariantError(f"unknown dialect {name!r} (known: uci, auale)")
-
-
-DIALECT_NAMES = ("uci", "auale")

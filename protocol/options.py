@@ -20,7 +20,8 @@ from bingwa.engine import find_variant, variant_names
 from bingwa.engine.errors import VariantError
 from bingwa.engine.variant import REGISTRY, OptionSpec, Variant
 
-from .dialect import DIALECT_NAMES, Dialect, find_dialect
+from .dialect import Dialect
+from .dialects import DIALECT_NAMES, find_dialect
 from .wire import CommandError, normalise_name
 
 
@@ -113,6 +114,8 @@ class EngineOptions:
         if key not in own and key not in standard:
             if self.dialect.unknown_options_are_errors:
                 raise CommandError(f"unknown option {name!r}")
+            if key in self.dialect.silent_options:
+                return Outcome()
             return Outcome(note=f"option {name!r} is not supported by bingwa; ignored")
         try:
             if key in own:
@@ -125,6 +128,20 @@ class EngineOptions:
         if key in standard:
             self.values[key] = parsed
         return Outcome()
+
+    def search_ignores(self, name: str) -> bool:
+        """Setting ``name`` cannot touch a running search: an option the
+        server does not know (where that is no error), or a standard one
+        the bot does not declare (its value is read when a search starts)."""
+        key = normalise_name(name)
+        if key in ("uci variant", "dialect") or key in {
+                normalise_name(o.name) for o in self.variant_params_listed()}:
+            return False
+        if key in {normalise_name(o.name) for o in self.bot.options()}:
+            return False
+        if key in {normalise_name(o.name) for o in standard_options()}:
+            return True
+        return not self.dialect.unknown_options_are_errors
 
     def _set_variant(self, value: str | None) -> Outcome:
         """A variant name or alias, optionally with ``param=value`` words."""

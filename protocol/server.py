@@ -16,11 +16,17 @@ search done in turn. Invariants:
 - every output line is written whole and flushed (one lock);
 - every ``go`` gets exactly one ``bestmove``; in ``go infinite`` and
   ``go ponder`` it is held back until ``stop`` (or ``ponderhit``);
-- bad input gets one ``info string error: ...`` line and changes nothing;
-  no traceback ever reaches the output (a failing bot's traceback goes to
+- bad input gets one ``info string error: ...`` line (MAX_ERROR characters
+  at most) and changes nothing; a line over MAX_LINE is refused as it is
+  read; a malformed ``go`` is answered at once (a one-ply look); no
+  traceback ever reaches the output (a failing bot's traceback goes to
   the error stream and a legal move is still played);
 - a ``go`` that arrives while an unbounded search (infinite, ponder, no
-  limit) runs stops that search first, so that nothing can hang.
+  limit for the side to move) runs stops that search first, so that
+  nothing can hang; ``stop`` ends every job received, perft and bench
+  included;
+- the end of the input (the GUI is gone) stops every search, each still
+  answered, and the engine exits once the queued commands ran.
 """
 
 from __future__ import annotations
@@ -36,12 +42,15 @@ from bingwa import __version__
 from bingwa.bots.base import Bot, BotOption
 from bingwa.engine import BingwaError, Position
 from bingwa.engine.limits import Info, Limits, SearchResult
+from bingwa.engine.perft import PerftStopped
+from bingwa.engine.perft import count as perft_count
 from bingwa.engine.variant import Variant
 
 from .dialect import UCI, Dialect
 from .options import EngineOptions
 from .wire import (
     CommandError,
+    clipped,
     format_info,
     normalise_name,
     parse_go,
@@ -51,7 +60,10 @@ from .wire import (
     strip_comment,
 )
 
-MAX_LINE = 1_000_000  # characters; a longer line is refused
+MAX_LINE = 100_000  # characters; a longer line is refused
+MAX_ERROR = 400  # characters an error line holds at most
+MAX_NAMED_REFUSALS = 3  # refused searchmoves named one by one in the error line
+MAX_SEARCHMOVES = 1024  # distinct searchmoves words read: more than any variant has moves
 MAX_PERFT_DEPTH = 64
 QUIT_GRACE = 5.0  # seconds a search gets to end after quit
 MAX_TIMER = 10**6  # seconds: longer waits are capped (Event.wait overflows)
@@ -93,6 +105,20 @@ def hard_limit_ms(limits: Limits, side: int, overhead: int) -> float | None:
     return min(bounds) if bounds else None
 
 
+def searches_without_end(limits: Limits, side: int | None) -> bool:
+    """Only ``stop`` (or a new ``go``, ``quit``, the end of the input) would
+    end a search with these limits: ``infinite``, or no depth, nodes or
+    movetime and no clock of the side to move (``side`` None: not known
+    yet, so no clock at all). ``go wtime 5`` with North to move is one."""
+    if limits.infinite:
+        return True
+    if limits.depth or limits.nodes or limits.movetime:
+        return False
+    if side is None:
+        return limits.p1time is None and limits.p2time is None
+    return limits.clock(side)[0] is None
+
+
 def reworded(error: BingwaError, text: str, dialect: Dialect) -> str:
     """The message of a move error, naming the move as the GUI wrote it."""
     message = str(error)
@@ -124,6 +150,10 @@ class Job:
         self.problems: list[str] = []
         if self.kind == "go":
             self.limits, self.problems = parse_go(words[1:])
+            if self.problems:
+                # a malformed go is answered at once, never held nor left
+                # unbounded by what was dropped: a one-ply look
+                self.limits = Limits(depth=1, searchmoves=self.limits.searchmoves)
         self.position: Position | None = None
         self.dialect: Dialect = UCI
         self.overhead = 0
@@ -137,12 +167,14 @@ class Job:
             self.limits.infinite or (self.limits.ponder and not self.ponderhit.is_set()))
 
     def unbounded(self) -> bool:
-        """Only stop (or ponderhit) would end it."""
+        """Only stop (or ponderhit) would end it (searches_without_end, for
+        its side to move once it has its position)."""
         if self.kind != "go":
             return False
         if self.limits.ponder and not self.ponderhit.is_set():
             return True
-        return self.limits.is_unbounded()
+        side = self.position.turn if self.position is not None else None
+        return searches_without_end(self.limits, side)
 
     def halt(self) -> None:
         self.stop.set()
@@ -211,8 +243,9 @@ class EngineServer:
         self.send("info string " + " ".join(text.split()))
 
     def error(self, text: str) -> None:
-        """The one line bad input gets."""
-        self.info_string(f"error: {text}")
+        """The one line bad input gets, at most MAX_ERROR characters long
+        (it may quote what was sent, and that can be huge)."""
+        self.info_string(f"error: {clipped(' '.join(text.split()), MAX_ERROR - len('error: '))}")
 
     def log_traceback(self) -> None:
         if self.errors is not None:
@@ -229,11 +262,8 @@ class EngineServer:
         self._worker = threading.Thread(target=self._work, name="bingwa-worker", daemon=True)
         self._worker.start()
         while True:
-            try:
-                line = self.input.readline()
-            except (OSError, ValueError):
-                line = ""
-            if not line:
+            line = self._read_line()
+            if line is None:
                 self._finish(eof=True)
                 return 0
             if not self.handle_line(line):
@@ -243,13 +273,27 @@ class EngineServer:
                 self._finish(eof=False)
                 return 0
 
+    def _read_line(self) -> str | None:
+        """The next input line, None at the end of the input. A line longer
+        than MAX_LINE is refused as it is read, in pieces, never held whole."""
+        try:
+            line = self.input.readline(MAX_LINE + 1)
+            if len(line) <= MAX_LINE or line.endswith("\n"):
+                return line or None
+            while line and not line.endswith("\n"):
+                line = self.input.readline(MAX_LINE)
+        except (OSError, ValueError):
+            return None
+        self.error(f"line of more than {MAX_LINE} characters refused")
+        return "\n" if line else None
+
     def handle_line(self, raw: str) -> bool:
         """Act on one input line; False after ``quit``."""
         line = strip_comment(raw.rstrip("\r\n")).strip()
         if not line:
             return True
         if len(line) > MAX_LINE:
-            self.error(f"line of {len(line)} characters refused (at most {MAX_LINE})")
+            self.error(f"line of more than {MAX_LINE} characters refused")
             return True
         words = line.split()
         command = words[0]
@@ -272,6 +316,9 @@ class EngineServer:
             self.error(f"perft takes a depth in 0..{MAX_PERFT_DEPTH}: perft <depth>")
             return True
         with self._cond:
+            if command == "setoption" and self._may_set_while_pondering(line):
+                self._execute(words, line)
+                return True
             job = Job(words) if command in JOBS else None
             if command == "go":
                 self._supersede()
@@ -304,10 +351,9 @@ class EngineServer:
         return jobs + [job for _, job in self._queue if job is not None]
 
     def _stop(self) -> None:
-        with self._cond:
-            for job in self._jobs():
-                if job.kind == "go" or job is self._current:
-                    job.halt()
+        """Every job received, running or waiting: a perft 30 sent just
+        before may not have started yet."""
+        self._halt_all()
 
     def _ponderhit(self) -> None:
         with self._cond:
@@ -318,6 +364,23 @@ class EngineServer:
                     if job is self._current:
                         self._start_thinking(job)
                     return
+
+    def _may_set_while_pondering(self, line: str) -> bool:
+        """A setoption the dialect wants applied during a ``go ponder``
+        rather than after it (caller holds the lock): nothing else waits,
+        and the running search does not use the option."""
+        job = self._current
+        if not (self.dialect.setoption_during_ponder and job is not None and not self._queue
+                and job.kind == "go" and job.limits.ponder and not job.ponderhit.is_set()):
+            return False
+        try:
+            name = parse_setoption(line).name
+        except CommandError:
+            return False
+        return self.settings.search_ignores(name)
+
+    def _go_waiting(self) -> bool:
+        return any(job is not None and job.kind == "go" for _, job in self._queue)
 
     def _supersede(self) -> None:
         """A new go stops every earlier search that only stop would end."""
@@ -333,12 +396,15 @@ class EngineServer:
     def _finish(self, eof: bool) -> None:
         """``quit``: stop now; every ``go`` already received still answers
         its one bestmove (halted at once, with the commands queued before it),
-        and what waits after the last go is dropped. End of input: let the
-        queued commands run, with unbounded searches stopped."""
+        and what waits after the last go is dropped. End of input (the GUI
+        is gone): every search is halted and answered, the other queued
+        commands still run (a piped ``perft`` prints its count)."""
         with self._cond:
             self._closing = True
             if eof:
-                self._supersede()
+                for job in self._jobs():
+                    if job.kind == "go":
+                        job.halt()
             else:
                 waiting = list(self._queue)
                 last_go = max(
@@ -380,6 +446,10 @@ class EngineServer:
                 job.dialect = self.dialect
                 job.overhead = int(self.values[normalise_name("Move Overhead")])
                 self._current = job
+                if job.unbounded() and (self._closing or self._go_waiting()):
+                    # its side to move is known only now: a go behind it,
+                    # or the end of the input, ends it as it would have
+                    job.halt()
             try:
                 self._run_job(job)
             except Exception as exc:  # a bug must not kill the engine
@@ -422,20 +492,31 @@ class EngineServer:
             f" ponder {dialect.move_to_wire(ponder)}" if ponder else ""))
 
     def _check_searchmoves(self, job: Job, position: Position, problems: list[str]) -> None:
-        wanted = job.limits.searchmoves
+        """Keep the legal searchmoves; each distinct word is read once, at
+        most MAX_SEARCHMOVES of them (a few milliseconds: a bestmove after
+        stop is never held up), and the first few refusals are named."""
+        wanted = list(dict.fromkeys(job.limits.searchmoves))
         if not wanted:
             return
+        if len(wanted) > MAX_SEARCHMOVES:
+            problems.append(f"searchmoves names {len(wanted)} different words; "
+                            f"the first {MAX_SEARCHMOVES} are read")
+            wanted = wanted[:MAX_SEARCHMOVES]
         kept: list[str] = []
         try:
-            texts = job.dialect.moves_from_wire(wanted)
+            texts = list(dict.fromkeys(job.dialect.moves_from_wire(wanted)))
         except BingwaError as exc:
             problems.append(f"searchmoves: {exc}")
             texts = []
+        refused: list[str] = []
         for text in texts:
             try:
                 kept.append(position.parse_move(text).text)
             except BingwaError as exc:
-                problems.append(f"searchmoves: {reworded(exc, text, job.dialect)}")
+                refused.append(reworded(exc, text, job.dialect))
+        problems += [f"searchmoves: {why}" for why in refused[:MAX_NAMED_REFUSALS]]
+        if len(refused) > MAX_NAMED_REFUSALS:
+            problems.append(f"and {len(refused) - MAX_NAMED_REFUSALS} more searchmoves refused")
         job.limits.searchmoves = kept
 
     def _search(self, job: Job, position: Position) -> tuple[str | None, str | None]:
@@ -450,7 +531,7 @@ class EngineServer:
 
         def emit(info: Info) -> None:
             try:
-                pv = dialect.moves_to_wire([str(m) for m in info.pv]) if info.pv else None
+                pv = dialect.pv_to_wire([str(m) for m in info.pv]) if info.pv else None
                 line = format_info(info, pv=pv, score=dialect.score_to_wire(info))
             except (BingwaError, TypeError, ValueError):
                 line = format_info(info, pv=[])
@@ -521,10 +602,14 @@ class EngineServer:
             total = 0
             moves = position.legal_moves()
             for n, move in enumerate(moves):
-                if job.stop.is_set():
+                try:
+                    if job.stop.is_set():
+                        raise PerftStopped
+                    count = perft_count(kernel, kernel.play(position.state, move.code),
+                                        depth - 1, job.stop.is_set)
+                except PerftStopped:
                     self.info_string(f"perft stopped after {n} of {len(moves)} moves")
                     return
-                count = kernel.perft(kernel.play(position.state, move.code), depth - 1)
                 total += count
                 self.send(f"{job.dialect.move_to_wire(move.text)}: {count}")
         elapsed = time.perf_counter() - start
@@ -539,7 +624,10 @@ class EngineServer:
         except ImportError:
             self.info_string("bench is not available in this build (no search benchmark)")
             return
-        nodes, seconds, rows = bench_run()
+        nodes, seconds, rows = bench_run(stop=job.stop)
+        if job.stop.is_set():
+            self.info_string(f"bench stopped after {len(rows)} variants")
+            return
         for name, count, spent in rows:
             self.info_string(f"bench {name}: {count} nodes in {spent:.3f} s")
         self.send(f"Nodes searched: {nodes}")

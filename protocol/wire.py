@@ -32,6 +32,15 @@ def normalise_name(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
 
 
+def clipped(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, saying how much went
+    (an error message may quote what was sent, and that can be huge)."""
+    if len(text) <= limit:
+        return text
+    tail = f" ... ({len(text)} characters in all)"
+    return text[: max(0, limit - len(tail))] + tail
+
+
 def strip_comment(line: str) -> str:
     """The line without its comment: ``#`` at the start of the line or after
     a space starts one."""

@@ -152,10 +152,13 @@ def replay(steps, send, receive, quiet: float = 0.1) -> int:
 
 class LineFeed:
     """A text input fed line by line from another thread (readline blocks
-    like a pipe; close() is the end of input)."""
+    like a pipe; close() is the end of input). ``readline(size)`` gives at
+    most ``size`` characters, the rest of the line comes next, as a file's."""
 
     def __init__(self) -> None:
         self._lines: queue.Queue[str] = queue.Queue()
+        self._rest = ""  # what is left of a line read in part
+        self.longest = 0  # the longest piece handed out
 
     def feed(self, *lines: str) -> None:
         for line in lines:
@@ -164,8 +167,14 @@ class LineFeed:
     def close(self) -> None:
         self._lines.put("")
 
-    def readline(self) -> str:
-        return self._lines.get()
+    def readline(self, size: int = -1) -> str:
+        line = self._rest or self._lines.get()
+        if 0 <= size < len(line):
+            line, self._rest = line[:size], line[size:]
+        else:
+            self._rest = ""
+        self.longest = max(self.longest, len(line))
+        return line
 
 
 class LineSink:

@@ -5,14 +5,25 @@ rules one by one."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from bingwa.bots import find_bot
+from bingwa.bots.base import Bot
+from bingwa.engine.limits import Info, SearchResult
+from bingwa.protocol.auale import AUALE, MAX_PV_PLIES
 from bingwa.protocol.transport import ProcessTransport
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
-from protocol_testbots import MateBot, RecordingBot, ServerSession, read_script, replay  # noqa: E402
+from protocol_testbots import (  # noqa: E402
+    BusyBot,
+    MateBot,
+    RecordingBot,
+    ServerSession,
+    read_script,
+    replay,
+)
 
 SCRIPT = HERE / "data" / "auale_conversation.txt"
 
@@ -120,3 +131,60 @@ def test_auale_searchmoves_queries_and_d_use_auale_words():
     assert "Wire: 5-5-5-5-4-0-5-5-5-5-4-0-0-0-S" in lines
     assert "Position: 5,5,5,5,4,0/5,5,5,5,4,0 0 0 s" in lines
     session.close()
+
+
+# -- issue 13, item 7 --------------------------------------------------------------------
+def test_ownbook_is_accepted_silently_other_aalina_options_with_a_note():
+    session = ServerSession(find_bot("greedy")(), dialect="auale")
+    session.send("setoption name OwnBook value true", "setoption name ownbook value false")
+    assert session.sync() == []
+    session.send("setoption name UseLeaves value true")
+    assert session.sync() == [
+        "info string option 'UseLeaves' is not supported by bingwa; ignored"]
+    session.close()
+
+
+def test_setoption_during_a_ponder_search_is_answered_at_once():
+    session = ServerSession(BusyBot(), dialect="auale")
+    session.send("position startpos moves F", "go ponder")
+    time.sleep(0.1)
+    session.send("setoption name UseLeaves value true", "setoption name Move Overhead value 30",
+                 "setoption name OwnBook value true")
+    assert session.wait_for("info string", timeout=1) == (
+        "info string option 'UseLeaves' is not supported by bingwa; ignored")
+    assert not [line for line in session.sync() if line.startswith("bestmove")]
+    assert session.server.values["move overhead"] == 30
+    session.send("stop")
+    assert session.wait_for("bestmove").startswith("bestmove ")
+    session.close()
+
+
+def test_an_option_the_bot_searches_with_still_waits_for_the_ponder_search():
+    session = ServerSession(BusyBot(), dialect="auale")
+    session.send("position startpos moves F", "go ponder", "setoption name Hash value 2")
+    time.sleep(0.1)
+    assert session.server.bot.option("Hash") == 1
+    session.send("stop")
+    session.wait_for("bestmove")
+    session.sync()
+    assert session.server.bot.option("Hash") == 2
+    session.close()
+
+
+class LongLineBot(Bot):
+    """Reports a principal variation of 40 plies."""
+
+    name = "longline"
+
+    def go(self, position, limits, emit, stop):
+        emit(Info(depth=40, score_cp=10, pv=["a", "F"] * 20))
+        return SearchResult("a")
+
+
+def test_the_principal_variation_shown_to_auale_is_cut_to_a_readable_length():
+    session = ServerSession(LongLineBot(), dialect="auale")
+    session.send("position startpos", "go depth 40")
+    info = session.wait_for("info depth")
+    assert info.split(" pv ")[1] == "Af" * (MAX_PV_PLIES // 2)
+    session.close()
+    assert AUALE.moves_to_wire(["a", "F"] * 20) == ["Af" * 20]  # positions keep every move

@@ -164,7 +164,7 @@ def test_ucinewgame_makes_the_same_search_again():
     assert runs[0] == runs[1]
 
 
-def test_go_parameters_with_errors_are_reported_and_the_rest_used(greedy):
+def test_go_parameters_with_errors_are_reported_and_the_go_answered_at_once(greedy):
     greedy.send("position startpos", "go wtime abc btime -50 depth 0 frobnicate")
     assert greedy.wait_for("info string") == (
         "info string error: wtime takes a whole number, not 'abc'; depth must be at least 1, "
@@ -323,7 +323,7 @@ def test_quit_right_after_go_still_answers_that_go_once():
         assert not [line for line in session.lines if line.startswith("response")]
 
 
-def test_end_of_input_finishes_queued_searches_and_stops_unbounded_ones():
+def test_end_of_input_answers_every_search_received():
     session = ServerSession(find_bot("random")())
     session.send("position startpos", "go depth 1", "go infinite", "go depth 1")
     lines = session.close()
@@ -479,7 +479,7 @@ def test_perft_with_a_bad_depth_or_no_position_is_an_error(greedy):
 def test_bench_prints_the_search_signature(greedy, monkeypatch):
     import bingwa.cli_search
 
-    def fake_bench_run():  # the real one takes seconds; its numbers are its own tests'
+    def fake_bench_run(stop=None):  # the real one takes seconds; its numbers are its own tests'
         return 1234, 0.5, [("oware", 1000, 0.25), ("kalah", 234, 0.25)]
 
     monkeypatch.setattr(bingwa.cli_search, "bench_run", fake_bench_run)

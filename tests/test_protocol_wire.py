@@ -8,7 +8,8 @@ import pytest
 from bingwa.engine import MoveError, Position, PositionError, VariantError, find_variant
 from bingwa.engine.limits import Info, Limits
 from bingwa.protocol.auale import AUALE, format_diagram, parse_diagram
-from bingwa.protocol.dialect import UCI, find_dialect
+from bingwa.protocol.dialect import UCI
+from bingwa.protocol.dialects import find_dialect
 from bingwa.protocol.wire import (
     MAX_DEPTH,
     MAX_TIME_MS,
