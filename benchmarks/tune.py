@@ -8,7 +8,7 @@ One command regenerates the data and the fit:
    ``--nodes`` nodes a move (the compiled search, as built now), each from
    ``--opening-plies`` seeded random moves. Every quiet position after the
    opening (no legal move gains 2 seeds or more: no capture waiting to
-   be made) is kept with its features (the kernel's ``features(state)``) and
+   be made; Bao: every position, see ALL_POSITIONS) is kept with its features (the kernel's ``features(state)``) and
    the game's result from the side to move (1 win, 1/2 draw, 0 loss). The
    data goes to ``--data`` (a cache directory, never the repository) and
    is reused while the variant, engine weights and options are the same.
@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
+from scipy.special import expit
 
 from bingwa.engine import Position, find_variant
 from bingwa.engine.limits import Limits
@@ -99,11 +100,19 @@ def is_quiet(position: Position) -> bool:
     return True
 
 
+# Bao has a capture at nearly every move (seeds change hands all game long):
+# its quiet positions are the rare, lopsided ones at the end, too few and too
+# decided to fit on. Its evaluation weighs the pending captures itself
+# (attack, threatened), so every position is kept.
+ALL_POSITIONS = {"bao", "kujifunza"}
+
+
 def self_play_game(variant: str, searcher: Searcher, nodes: int, opening_plies: int,
                    rng: random.Random) -> tuple[list[tuple[int, ...]], list[int]] | None:
-    """One game; (features, side to move) of its quiet positions after the
-    opening and South's result (1, 0.5, 0 as 2, 1, 0), or None when the
-    opening ended the game or it ran past MOVE_CAP."""
+    """One game; the features of its quiet positions after the opening
+    (all of them in ALL_POSITIONS) and each one's result from its side to
+    move (1, 0.5, 0 as 2, 1, 0); None when the opening ended the game or it
+    ran past MOVE_CAP."""
     position = Position(variant)
     kernel = position.variant.kernel
     for _ in range(opening_plies):
@@ -119,7 +128,7 @@ def self_play_game(variant: str, searcher: Searcher, nodes: int, opening_plies: 
     while not position.is_over():
         if len(position.move_stack) > MOVE_CAP:
             return None
-        if is_quiet(position):
+        if variant in ALL_POSITIONS or is_quiet(position):
             rows.append(tuple(kernel.features(position.state)))
             sides.append(position.turn)
         result = searcher.search(position, Limits(nodes=nodes))
@@ -159,7 +168,7 @@ def generate(variant: str, games: int, seed: int, nodes: int, opening_plies: int
 
 # -- 2. and 3. the fit -------------------------------------------------------------
 def sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+    return expit(x)  # 1 / (1 + e^-x), without overflow
 
 
 def mse(weights: np.ndarray, k: float, x: np.ndarray, y: np.ndarray) -> float:
@@ -168,7 +177,7 @@ def mse(weights: np.ndarray, k: float, x: np.ndarray, y: np.ndarray) -> float:
 
 def fit_scale(weights: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
     """K minimising the squared error of the current evaluation."""
-    found = minimize_scalar(lambda k: mse(weights, k, x, y), bounds=(1e-5, 0.1),
+    found = minimize_scalar(lambda k: mse(weights, k, x, y), bounds=(1e-6, 0.1),
                             method="bounded")
     return float(found.x)
 
