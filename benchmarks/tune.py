@@ -163,7 +163,7 @@ def generate(variant: str, games: int, seed: int, nodes: int, opening_plies: int
     np.savez_compressed(path, features=np.array(features, dtype=np.int32),
                         results=np.array(results, dtype=np.int8) / 2.0,
                         games=np.array(game_of, dtype=np.int32))
-    print(f"{played} games kept of {games}, {len(results)} quiet positions -> {path}")
+    print(f"{played} games kept of {games}, {len(results)} positions kept -> {path}")
 
 
 # -- 2. and 3. the fit -------------------------------------------------------------

@@ -88,10 +88,10 @@ def test_one_command_plays_fits_and_reuses_its_data(tune, tmp_path, capsys):
             "--data", str(tmp_path)]
     assert tune.main(args) == 0
     first = capsys.readouterr().out
-    assert "quiet positions ->" in first
+    assert "positions kept ->" in first
     assert re.search(r"^extra_turn\s+-?\d+\s+-?\d+$", first, re.MULTILINE)
     [data] = list(tmp_path.glob("kalah-g10-s4-n100-*.npz"))
     assert tune.main(args) == 0  # the same command: the same data, the same fit
     again = capsys.readouterr().out
     assert f"reusing {data}" in again
-    assert again.split("\n", 1)[1] == first.split("quiet positions -> ")[1].split("\n", 1)[1]
+    assert again.split("\n", 1)[1] == first.split("positions kept -> ")[1].split("\n", 1)[1]
