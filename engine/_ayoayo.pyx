@@ -24,6 +24,13 @@ from bingwa.engine.tworow_c cimport (
     tworow_key,
     tworow_side_to_move,
 )
+from bingwa.engine.weights_ayoayo cimport (
+    EVAL_CAPTURED,
+    EVAL_KROO,
+    EVAL_MOBILITY,
+    EVAL_ROW_SEED,
+    EVAL_TEMPO,
+)
 
 ctypedef TwoRowState AyoState
 
@@ -125,12 +132,21 @@ cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
     return 0
 
 
-# Evaluation terms (centi-seeds; docs/search.md explains each).
-cdef enum:
-    EVAL_CAPTURED = 100     # per captured seed of difference
-    EVAL_ROW_SEED = 6       # per seed on one's own row (material to move with)
-    EVAL_MOBILITY = 15      # per non-empty pit of one's own
-    EVAL_TEMPO = 10         # having the move
+# The evaluation is the dot product of WEIGHTS (weights_ayoayo.pxd, fitted
+# by benchmarks/tune.py) with these named features, each the side to move's
+# count minus the opponent's unless told otherwise.
+FEATURE_NAMES = (
+    "captured",  # captured seeds: the score itself
+    "row_seed",  # seeds on one's own row (material to relay with)
+    "mobility",  # non-empty pits of one's own (relay sowing needs starting points)
+    "kroo",      # pits of 12+ seeds (a sowing that laps the board)
+    "tempo",     # having the move: always 1
+)
+WEIGHTS = (EVAL_CAPTURED, EVAL_ROW_SEED, EVAL_MOBILITY, EVAL_KROO, EVAL_TEMPO)
+
+
+cdef inline int pit_value(int seeds) noexcept nogil:
+    return EVAL_ROW_SEED * seeds + EVAL_MOBILITY * (seeds != 0) + EVAL_KROO * (seeds >= 12)
 
 
 cdef int evaluate(const void* vs) noexcept nogil:
@@ -138,9 +154,20 @@ cdef int evaluate(const void* vs) noexcept nogil:
     cdef int me = s.turn, opp = 1 - s.turn
     cdef int i, v = EVAL_CAPTURED * (s.score[me] - s.score[opp]) + EVAL_TEMPO
     for i in range(6):
-        v += EVAL_ROW_SEED * (s.pits[6 * me + i] - s.pits[6 * opp + i])
-        v += EVAL_MOBILITY * ((s.pits[6 * me + i] != 0) - (s.pits[6 * opp + i] != 0))
+        v += pit_value(s.pits[6 * me + i]) - pit_value(s.pits[6 * opp + i])
     return v
+
+
+cdef tuple features(const AyoState* s):
+    cdef int me = s.turn, opp = 1 - s.turn
+    cdef int row = 0, mobility = 0, kroo = 0, i, mine, theirs
+    for i in range(6):
+        mine = s.pits[6 * me + i]
+        theirs = s.pits[6 * opp + i]
+        row += mine - theirs
+        mobility += (mine != 0) - (theirs != 0)
+        kroo += (mine >= 12) - (theirs >= 12)
+    return (s.score[me] - s.score[opp], row, mobility, kroo, 1)
 
 
 cdef class AyoayoKernel(Kernel):
@@ -161,3 +188,13 @@ cdef class AyoayoKernel(Kernel):
 
     cdef object dump(self, const void* vs):
         return dump_tworow(vs)
+
+    feature_names = FEATURE_NAMES
+    weights = WEIGHTS
+
+    def features(self, state):
+        """The evaluation's features of ``state`` (FEATURE_NAMES, in order):
+        ``evaluate(state)`` is their dot product with ``weights``."""
+        cdef AyoState s
+        self.load(state, &s)
+        return features(&s)

@@ -21,6 +21,26 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
 from bingwa.engine.core cimport Kernel, mix_key
+from bingwa.engine.weights_bao cimport (
+    BAO_ATTACK,
+    BAO_FRONT_SEED,
+    BAO_HAND_SEED,
+    BAO_MOBILITY,
+    BAO_NYUMBA,
+    BAO_OWNED_NYUMBA,
+    BAO_SEED,
+    BAO_THREATENED,
+)
+from bingwa.engine.weights_kujifunza cimport (
+    KUJIFUNZA_ATTACK,
+    KUJIFUNZA_FRONT_SEED,
+    KUJIFUNZA_HAND_SEED,
+    KUJIFUNZA_MOBILITY,
+    KUJIFUNZA_NYUMBA,
+    KUJIFUNZA_OWNED_NYUMBA,
+    KUJIFUNZA_SEED,
+    KUJIFUNZA_THREATENED,
+)
 
 cdef enum:
     RING = 16
@@ -41,19 +61,6 @@ cdef enum:
     F_CAPTURE = 1        # a capture move (3.5)
     F_DECISION = 2       # the safari decision arose (4.4)
     F_WON = 4            # the opponent's front row was emptied (7.1)
-
-# The evaluation's weights, in centi-seeds; each term is the side to move's
-# value minus the opponent's. Documented in docs/notation-bao.md.
-cdef enum:
-    EVAL_SEED = 100          # a seed held, on the board or in hand
-    # extra per front-row seed: capturing power, and the row whose emptying loses
-    EVAL_FRONT_SEED = 12
-    EVAL_HAND_SEED = 15      # extra per seed in hand: safe from capture
-    EVAL_NYUMBA = 250        # owned functional nyumba in a namua game
-    EVAL_OWNED_NYUMBA = 80   # owned but under 6 seeds, or in the mtaji stage
-    EVAL_ATTACK = 60         # per seed of the largest pit the mover can take now
-    EVAL_THREATENED = 30     # per seed of the largest pit the opponent threatens
-    EVAL_MOBILITY = 6        # per pit a move can start from
 
 ctypedef struct BaoState:
     unsigned char pits[32]
@@ -425,24 +432,53 @@ cdef inline int largest(const unsigned char* front, int mask) noexcept nogil:
     return best
 
 
-cdef int side_value(const BaoState* s, int side) noexcept nogil:
-    """The terms of one side that do not depend on who is to move."""
+# The evaluation is the dot product of a weight vector (weights_bao.pxd for
+# Bao la Kiswahili, weights_kujifunza.pxd for Bao la Kujifunza, fitted by
+# benchmarks/tune.py) with these named features, each the side to move's
+# value minus the opponent's unless told otherwise (docs/notation-bao.md).
+FEATURE_NAMES = (
+    "seed",          # seeds held, on the board or in hand (material)
+    "front_seed",    # front-row seeds: capturing power, and the row whose emptying loses
+    "hand_seed",     # seeds in hand: safe from capture
+    "nyumba",        # owned functional nyumba (6+ seeds) while seeds are in hand
+    "owned_nyumba",  # the nyumba still owned otherwise
+    "mobility",      # pits a move can start from (namua: occupied front pits; mtaji: 2+)
+    "attack",        # seeds of the largest pit the side to move can take now (not a difference)
+    "threatened",    # seeds of its largest pit the opponent threatens (not a difference)
+)
+cdef enum:
+    FEATURES = 8
+
+cdef int BAO_WEIGHTS[FEATURES]
+cdef int KUJIFUNZA_WEIGHTS[FEATURES]
+BAO_WEIGHTS[:] = [BAO_SEED, BAO_FRONT_SEED, BAO_HAND_SEED, BAO_NYUMBA, BAO_OWNED_NYUMBA,
+                  BAO_MOBILITY, BAO_ATTACK, BAO_THREATENED]
+KUJIFUNZA_WEIGHTS[:] = [KUJIFUNZA_SEED, KUJIFUNZA_FRONT_SEED, KUJIFUNZA_HAND_SEED,
+                        KUJIFUNZA_NYUMBA, KUJIFUNZA_OWNED_NYUMBA, KUJIFUNZA_MOBILITY,
+                        KUJIFUNZA_ATTACK, KUJIFUNZA_THREATENED]
+
+
+cdef void add_side_features(const BaoState* s, int side, int sign, int* f) noexcept nogil:
+    """Adds ``sign`` times ``side``'s own counts to features 0..5."""
     cdef const unsigned char* mine = s.pits + RING * side
-    cdef int k, value = EVAL_SEED * s.hand[side] + EVAL_HAND_SEED * s.hand[side]
+    cdef int k, held = s.hand[side], front = 0, mobility = 0
     for k in range(RING):
-        value += EVAL_SEED * mine[k]
+        held += mine[k]
         if k < 8:
-            value += EVAL_FRONT_SEED * mine[k]
+            front += mine[k]
         if s.hand[side]:
-            value += EVAL_MOBILITY * (k < 8 and mine[k] > 0)
+            mobility += k < 8 and mine[k] > 0
         else:
-            value += EVAL_MOBILITY * (mine[k] >= 2)
+            mobility += mine[k] >= 2
+    f[0] += sign * held
+    f[1] += sign * front
+    f[2] += sign * s.hand[side]
     if s.house[side]:
         if s.hand[side] and mine[NYUMBA] >= FUNCTIONAL:
-            value += EVAL_NYUMBA
+            f[3] += sign
         else:
-            value += EVAL_OWNED_NYUMBA
-    return value
+            f[4] += sign
+    f[5] += sign * mobility
 
 
 cdef inline int targets_of(const BaoState* s, int side) noexcept nogil:
@@ -451,13 +487,28 @@ cdef inline int targets_of(const BaoState* s, int side) noexcept nogil:
     return capture_targets(s.pits, side)
 
 
+cdef void eval_features(const BaoState* s, int* f) noexcept nogil:
+    cdef int me = s.turn, you = 1 - s.turn, i
+    for i in range(FEATURES):
+        f[i] = 0
+    add_side_features(s, me, 1, f)
+    add_side_features(s, you, -1, f)
+    f[6] = largest(s.pits + RING * you, targets_of(s, me))
+    f[7] = largest(s.pits + RING * me, targets_of(s, you))
+
+
 cdef int evaluate(const void* vs) noexcept nogil:
-    """Static score in centi-seeds from the side to move's view."""
+    """Static score in centi-seeds from the side to move's view: the
+    features dotted with the weights of the variant (takasia: Kiswahili)."""
     cdef const BaoState* s = <const BaoState*> vs
-    cdef int me = s.turn, you = 1 - s.turn
-    cdef int value = side_value(s, me) - side_value(s, you)
-    value += EVAL_ATTACK * largest(s.pits + RING * you, targets_of(s, me))
-    value -= EVAL_THREATENED * largest(s.pits + RING * me, targets_of(s, you))
+    cdef const int* w = &KUJIFUNZA_WEIGHTS[0]
+    cdef int f[FEATURES]
+    cdef int i, value = 0
+    if s.takasia:
+        w = &BAO_WEIGHTS[0]
+    eval_features(s, f)
+    for i in range(FEATURES):
+        value += w[i] * f[i]
     return value
 
 
@@ -503,6 +554,24 @@ cdef class BaoKernel(Kernel):
             (s.house[0], s.house[1]),
             -1 if s.block == NO_BLOCK else s.block,
         )
+
+    feature_names = FEATURE_NAMES
+
+    @property
+    def weights(self):
+        """The weights of this variant's features (FEATURE_NAMES, in order)."""
+        if self.takasia:
+            return tuple([BAO_WEIGHTS[i] for i in range(FEATURES)])
+        return tuple([KUJIFUNZA_WEIGHTS[i] for i in range(FEATURES)])
+
+    def features(self, state):
+        """The evaluation's features of ``state`` (FEATURE_NAMES, in order):
+        ``evaluate(state)`` is their dot product with ``weights``."""
+        cdef BaoState s
+        cdef int f[FEATURES]
+        self.load(state, &s)
+        eval_features(&s, f)
+        return tuple([f[i] for i in range(FEATURES)])
 
     def execute(self, state, int move):
         """(status, flags) of ``move``: status 0 legal, 1 empties the

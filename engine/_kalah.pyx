@@ -10,6 +10,15 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
 from bingwa.engine.core cimport Kernel, mix_key
+from bingwa.engine.weights_kalah cimport (
+    EVAL_CAPTURE,
+    EVAL_EXTRA_TURN,
+    EVAL_ROW_SEED,
+    EVAL_STORE,
+    EVAL_TEMPO,
+    EVAL_THREAT,
+    EVAL_THREAT_EXTRA_TURN,
+)
 
 ctypedef struct KalahState:
     unsigned char pits[24]
@@ -104,22 +113,27 @@ cdef int captured(const void* vs) noexcept nogil:
     return s.store[0] - s.store[1]
 
 
-# Evaluation terms (centi-seeds; docs/search.md explains each).
-cdef enum:
-    EVAL_STORE = 100        # per seed of store difference
-    EVAL_ROW_SEED = 30      # per seed on one's own row (kept when the game ends)
-    EVAL_EXTRA_TURN = 60    # a move of the side to move ending in its store
-    EVAL_CAPTURE = 50       # per seed of the largest capture the side to move has
+# The evaluation is the dot product of WEIGHTS (weights_kalah.pxd, fitted by
+# benchmarks/tune.py) with these named features, from the side to move.
+FEATURE_NAMES = (
+    "store",              # store difference: the score itself
+    "row_seed",           # seeds on one's row minus the opponent's (kept when a row empties)
+    "extra_turn",         # the side to move has a move ending in its store (0/1)
+    "capture",            # seeds of the largest capture the side to move has (facing + 1)
+    "threat_extra_turn",  # the opponent would have one, were it to move (0/1)
+    "threat",             # seeds of the opponent's largest capture, were it to move
+    "tempo",              # having the move: always 1
+)
+WEIGHTS = (EVAL_STORE, EVAL_ROW_SEED, EVAL_EXTRA_TURN, EVAL_CAPTURE,
+           EVAL_THREAT_EXTRA_TURN, EVAL_THREAT, EVAL_TEMPO)
 
 
-cdef int evaluate(const void* vs) noexcept nogil:
-    cdef const KalahState* s = <const KalahState*> vs
-    cdef int m = s.m, me = s.turn, opp = 1 - s.turn
-    cdef int own = me * m, other = opp * m
-    cdef int i, seeds, last, v, extra = 0, capture = 0, facing
-    v = EVAL_STORE * (s.store[me] - s.store[opp])
+cdef inline int chances(const KalahState* s, int side, int* capture) noexcept nogil:
+    """1 when ``side`` has a move ending in its store; writes the seeds of
+    its largest capture (facing + 1, 0 if none) to ``capture``."""
+    cdef int m = s.m, own = side * m, other = (1 - side) * m
+    cdef int i, seeds, last, facing, extra = 0, best = 0
     for i in range(m):
-        v += EVAL_ROW_SEED * (s.pits[own + i] - s.pits[other + i])
         seeds = s.pits[own + i]
         if seeds == 0:
             continue
@@ -128,9 +142,37 @@ cdef int evaluate(const void* vs) noexcept nogil:
         elif seeds < m - i:
             last = i + seeds
             facing = s.pits[other + m - 1 - last]
-            if s.pits[own + last] == 0 and facing and facing + 1 > capture:
-                capture = facing + 1
-    return v + EVAL_EXTRA_TURN * extra + EVAL_CAPTURE * capture
+            if s.pits[own + last] == 0 and facing and facing + 1 > best:
+                best = facing + 1
+    capture[0] = best
+    return extra
+
+
+cdef inline int row_difference(const KalahState* s, int me) noexcept nogil:
+    cdef int m = s.m, i, v = 0
+    for i in range(m):
+        v += s.pits[me * m + i] - s.pits[(1 - me) * m + i]
+    return v
+
+
+cdef int evaluate(const void* vs) noexcept nogil:
+    cdef const KalahState* s = <const KalahState*> vs
+    cdef int me = s.turn, opp = 1 - s.turn
+    cdef int capture, threat, extra, threat_extra
+    extra = chances(s, me, &capture)
+    threat_extra = chances(s, opp, &threat) if EVAL_THREAT or EVAL_THREAT_EXTRA_TURN else 0
+    return (EVAL_STORE * (s.store[me] - s.store[opp]) + EVAL_ROW_SEED * row_difference(s, me)
+            + EVAL_EXTRA_TURN * extra + EVAL_CAPTURE * capture
+            + EVAL_THREAT_EXTRA_TURN * threat_extra + EVAL_THREAT * threat + EVAL_TEMPO)
+
+
+cdef tuple features(const KalahState* s):
+    cdef int me = s.turn, opp = 1 - s.turn
+    cdef int capture, threat, extra, threat_extra
+    extra = chances(s, me, &capture)
+    threat_extra = chances(s, opp, &threat)
+    return (s.store[me] - s.store[opp], row_difference(s, me), extra, capture,
+            threat_extra, threat, 1)
 
 
 cdef class KalahKernel(Kernel):
@@ -172,3 +214,13 @@ cdef class KalahKernel(Kernel):
         cdef const KalahState* s = <const KalahState*> vs
         return (tuple([s.pits[i] for i in range(2 * self.m)]),
                 (s.store[0], s.store[1]), s.turn)
+
+    feature_names = FEATURE_NAMES
+    weights = WEIGHTS
+
+    def features(self, state):
+        """The evaluation's features of ``state`` (FEATURE_NAMES, in order):
+        ``evaluate(state)`` is their dot product with ``weights``."""
+        cdef KalahState s
+        self.load(state, &s)
+        return features(&s)

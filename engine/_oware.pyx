@@ -5,6 +5,16 @@ state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 from libc.string cimport memcpy
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, Kernel
+from bingwa.engine.weights_oware cimport (
+    EVAL_CAPTURED,
+    EVAL_HOME_MOVE,
+    EVAL_KROO,
+    EVAL_MOBILITY,
+    EVAL_ROW_SEED,
+    EVAL_TEMPO,
+    EVAL_THREAT,
+    EVAL_WEAK_PIT,
+)
 from bingwa.engine.tworow_c cimport (
     PITS,
     SOW_TABLE_BYTES,
@@ -170,38 +180,47 @@ cdef int game_end(const void* vs, int nmoves, int* scores) noexcept nogil:
     return 0
 
 
-# Evaluation terms (centi-seeds; docs/search.md explains each). A seed
-# captured is worth 100; the board terms are small corrections on top.
-cdef enum:
-    EVAL_CAPTURED = 100     # per captured seed of difference
-    EVAL_ROW_SEED = 4       # per seed on one's own row (rows are kept at the end)
-    EVAL_MOBILITY = 12      # per non-empty pit of one's own (fewer: starvation)
-    EVAL_WEAK_PIT = 14      # per own pit holding 1 or 2 seeds (a capture target)
-    EVAL_KROO = 45          # a pit of 12+ seeds (a lap that attacks the whole row)
-    EVAL_THREAT = 55        # per seed the opponent could capture if we passed (halved)
-    EVAL_TEMPO = 10         # having the move
+# The evaluation is the dot product of WEIGHTS (weights_oware.pxd, fitted by
+# benchmarks/tune.py) with the named features below, each the side to
+# move's count minus the opponent's unless told otherwise. ``features``
+# computes them from Python; ``evaluate`` the same sum, fast.
+FEATURE_NAMES = (
+    "captured",   # captured seeds: the score itself
+    "row_seed",   # seeds on one's own row (rows are kept at the end)
+    "mobility",   # non-empty pits of one's own (fewer: starvation)
+    "weak_pit",   # own pits holding 1 or 2 seeds (a capture target)
+    "kroo",       # pits of 12+ seeds (a lap that attacks the whole row)
+    "home_move",  # own pits whose sowing stays on one's row (tempo, starving play)
+    "threat",     # seeds of the opponent's best capture if we passed (not a difference)
+    "tempo",      # having the move: always 1
+)
+WEIGHTS = (EVAL_CAPTURED, EVAL_ROW_SEED, EVAL_MOBILITY, EVAL_WEAK_PIT, EVAL_KROO,
+           EVAL_HOME_MOVE, EVAL_THREAT, EVAL_TEMPO)
 
 
-# The row terms of one pit by its seed count, filled once at import.
-cdef int PIT_VALUE[256]
+# The per-pit terms of the i-th pit of a row (0: a, the first sown from)
+# by its seed count, filled once at import.
+cdef int PIT_VALUE[6][256]
 
 
 cdef void fill_pit_values() noexcept:
-    cdef int seeds
-    for seeds in range(256):
-        PIT_VALUE[seeds] = (EVAL_ROW_SEED * seeds + EVAL_MOBILITY * (seeds > 0)
-                            - EVAL_WEAK_PIT * (seeds == 1 or seeds == 2)
-                            + EVAL_KROO * (seeds >= 12))
+    cdef int i, seeds
+    for i in range(6):
+        for seeds in range(256):
+            PIT_VALUE[i][seeds] = (EVAL_ROW_SEED * seeds + EVAL_MOBILITY * (seeds > 0)
+                                   + EVAL_WEAK_PIT * (seeds == 1 or seeds == 2)
+                                   + EVAL_KROO * (seeds >= 12)
+                                   + EVAL_HOME_MOVE * (0 < seeds <= 5 - i))
 
 
 fill_pit_values()
 
 
-cdef inline int row_features(const unsigned char* pits, int side) noexcept nogil:
-    """The board terms of ``side``'s row, from ``side``'s view."""
+cdef inline int row_value(const unsigned char* pits, int side) noexcept nogil:
+    """The per-pit terms of ``side``'s row, from ``side``'s view."""
     cdef const unsigned char* row = pits + 6 * side
-    return (PIT_VALUE[row[0]] + PIT_VALUE[row[1]] + PIT_VALUE[row[2]]
-            + PIT_VALUE[row[3]] + PIT_VALUE[row[4]] + PIT_VALUE[row[5]])
+    return (PIT_VALUE[0][row[0]] + PIT_VALUE[1][row[1]] + PIT_VALUE[2][row[2]]
+            + PIT_VALUE[3][row[3]] + PIT_VALUE[4][row[4]] + PIT_VALUE[5][row[5]])
 
 
 cdef inline int best_capture(const unsigned char* pits, int mover) noexcept nogil:
@@ -234,9 +253,29 @@ cdef int evaluate(const void* vs) noexcept nogil:
     cdef const OwareState* s = <const OwareState*> vs
     cdef int me = s.turn, opp = 1 - s.turn
     return (EVAL_CAPTURED * (s.score[me] - s.score[opp])
-            + row_features(s.pits, me) - row_features(s.pits, opp)
-            - EVAL_THREAT * best_capture(s.pits, opp) // 2
+            + row_value(s.pits, me) - row_value(s.pits, opp)
+            + EVAL_THREAT * best_capture(s.pits, opp)
             + EVAL_TEMPO)
+
+
+cdef tuple features(const OwareState* s):
+    """FEATURE_NAMES' values of ``s`` (the slow, obvious way)."""
+    cdef int me = s.turn, opp = 1 - s.turn
+    cdef int counts[2][5]
+    cdef int side, i, seeds
+    for side in range(2):
+        for i in range(5):
+            counts[side][i] = 0
+        for i in range(6):
+            seeds = s.pits[6 * side + i]
+            counts[side][0] += seeds
+            counts[side][1] += seeds > 0
+            counts[side][2] += seeds == 1 or seeds == 2
+            counts[side][3] += seeds >= 12
+            counts[side][4] += 0 < seeds <= 5 - i
+    return (s.score[me] - s.score[opp],
+            *[counts[me][i] - counts[opp][i] for i in range(5)],
+            best_capture(s.pits, opp), 1)
 
 
 cdef class OwareKernel(Kernel):
@@ -262,3 +301,13 @@ cdef class OwareKernel(Kernel):
 
     cdef object dump(self, const void* vs):
         return dump_tworow(vs)
+
+    feature_names = FEATURE_NAMES
+    weights = WEIGHTS
+
+    def features(self, state):
+        """The evaluation's features of ``state`` (FEATURE_NAMES, in order):
+        ``evaluate(state)`` is their dot product with ``weights``."""
+        cdef OwareState s
+        self.load(state, &s)
+        return features(&s)

@@ -164,19 +164,21 @@ def test_a_proven_draw_ends_the_search_two_plies_past_its_distance():
 # -- a 0 that is not proven is not a draw ----------------------------------------------
 def test_a_zero_reached_by_cutting_a_win_off_is_not_a_draw():
     """At depth 2 the search scores this Kalah position 0 along a line that
-    ends in a drawn end, but the side to move wins by 2: the proof refuses."""
-    spec, text = "kalah pits=4 seeds=2", "1,2,1,1/0,0,1,0 4 6 s"
+    ends in a drawn end, but the side to move wins by 4: the proof refuses.
+    (The position depends on the evaluation's weights: docs/tuning.md.)"""
+    spec, text = "kalah pits=4 seeds=2", "0,3,0,1/2,1,1,5 2 1 n"
     pos, searcher = analysed(spec, text, depth=2)
     info = searcher.lines[0].info
     assert info.score_cp == 0 and info.score_mate is None
     assert ends_drawn(pos, info.pv)
     assert searcher.proof_nodes > 0  # a proof was tried
     assert info.score_draw is None
-    assert kalah_value(spec, text) == 2
+    assert kalah_value(spec, text) == 4
 
 
 def test_a_heuristic_zero_is_not_a_draw_and_costs_no_proof():
-    spec, text = "kalah pits=4 seeds=2", "0,1,0,3/0,1,0,1 4 6 s"
+    # a heuristic 0 at depth 1 with the current weights (docs/tuning.md)
+    spec, text = "kalah pits=4 seeds=2", "4,1,1,0/2,3,0,0 3 2 n"
     pos, searcher = analysed(spec, text, depth=1)
     info = searcher.lines[0].info
     assert info.score_cp == 0 and info.score_mate is None
@@ -315,7 +317,8 @@ def test_analyse_prints_draw_in_n():
                                        "--depth", "12"])
     assert result.exit_code == 0, result.output
     assert "score cp 0 draw 5 " in result.output
-    assert "  1. c             draw in 5   c a C A b c" in result.output
+    # the distance is the position's; the line is one of the drawn ones
+    assert "  1. c             draw in 5   c a C B b c" in result.output
 
 
 def test_the_engine_writes_a_proven_draw_and_a_controller_reads_it():
