@@ -133,7 +133,10 @@ def format_info(info) -> str:
     if info.bound:
         parts.append(info.bound)
     parts += [f"nodes {info.nodes}", f"nps {info.nps}", f"time {info.time}",
-              f"hashfull {info.hashfull}", "pv " + " ".join(info.pv)]
+              f"hashfull {info.hashfull}"]
+    if info.tbhits is not None:
+        parts.append(f"tbhits {info.tbhits}")
+    parts.append("pv " + " ".join(info.pv))
     return "info " + " ".join(parts)
 
 
