@@ -295,96 +295,96 @@ cdef class Tablebase:
 
 # -- Building one seed count ---------------------------------------------------------
 #
-# lo and hi (value + VALUE_BIAS per board of n seeds) start at -n and +n
-# and are swept until nothing changes: lo(P) = max over the moves of the
-# move's value with each child at hi (a non-capturing child stays at n
-# seeds and is read in lo/hi; a capture leads to a smaller, finished
-# database), hi(P) the same with each child at lo. lo only rises, hi only
-# falls, and their limit is the least fixed point from those extremes
-# whatever the order of the updates, so threads may sweep in place.
+# lo and hi (value + VALUE_BIAS per board of n seeds, side by side in one
+# array: a child costs one cache miss) start at -n and +n and are swept
+# until nothing changes: lo(P) = max over the moves of the move's value
+# with each child at hi (a non-capturing child stays at n seeds and is read
+# in the bounds; a capture leads to a smaller, finished database), hi(P)
+# the same with each child at lo. lo only rises, hi only falls, and their
+# limit is the least fixed point from those extremes whatever the order of
+# the updates, so threads may sweep in place.
 # lo(P) is what the mover can force within finitely many moves, hi(P) what
 # the other side cannot keep him from; lo == hi: the value is that, whatever
 # a cycle would give. Else the value depends on the cycle (CYCLE_FLAG).
 
-cdef inline int move_value(const TBData* d, int seeds, const unsigned char* child, int gain,
-                           const unsigned char* other, int* same) noexcept nogil:
-    """The mover's value of one move, the child (seen by its mover) read
-    in ``other`` when it stays at ``seeds`` seeds."""
-    cdef int left = seeds
-    if gain:
-        left = board_seeds(child)
-    if left == seeds:
-        same[0] = 1
-        return -byte_value(other[rank_board(child)])
-    same[0] = 0
-    return gain - level_value(d, child, left)
-
-
-cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* lo,
-                     unsigned char* hi, uint64_t start, uint64_t stop) noexcept nogil:
-    """One pass over the ranks start..stop-1; returns how many changed."""
-    cdef int bars[PITS - 1]
+cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                       uint64_t i, const int* bars) noexcept nogil:
+    """Recompute the bounds of rank ``i`` (its bars given); returns how
+    many of the two moved."""
     cdef unsigned char pits[PITS]
     cdef unsigned char kids[6 * PITS]
     cdef int gains[6]
     cdef int played[6]
-    cdef int n, k, best_lo, best_hi, v, same
+    cdef int n, k, left, v_lo, v_hi, best_lo, best_hi, changed = 0
+    cdef const unsigned char* kid
+    cdef uint64_t j
+    board_of_bars(bars, seeds, pits)
+    n = south_moves(pits, rule, kids, gains, played)
+    best_lo = -seeds  # also the value without a move: North takes his row
+    best_hi = -seeds
+    for k in range(n):
+        kid = kids + PITS * k
+        left = board_seeds(kid) if gains[k] else seeds
+        if left == seeds:
+            j = rank_board(kid)
+            v_lo = -byte_value(bounds[2 * j + 1])
+            v_hi = -byte_value(bounds[2 * j])
+        else:
+            v_lo = gains[k] - level_value(d, kid, left)
+            v_hi = v_lo
+        if v_lo > best_lo:
+            best_lo = v_lo
+        if v_hi > best_hi:
+            best_hi = v_hi
+    if best_lo + VALUE_BIAS > bounds[2 * i]:
+        bounds[2 * i] = best_lo + VALUE_BIAS
+        changed += 1
+    if best_hi + VALUE_BIAS < bounds[2 * i + 1]:
+        bounds[2 * i + 1] = best_hi + VALUE_BIAS
+        changed += 1
+    return changed
+
+
+cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                     uint64_t start, uint64_t stop) noexcept nogil:
+    """One pass over the ranks start..stop-1; returns how many bounds moved."""
+    cdef int bars[PITS - 1]
     cdef uint64_t i
     cdef long long changed = 0
     bars_of_rank(start, seeds, bars)
     for i in range(start, stop):
         if i > start:
             next_bars(bars, seeds)
-        if lo[i] == hi[i]:
-            continue  # settled
-        board_of_bars(bars, seeds, pits)
-        n = south_moves(pits, rule, kids, gains, played)
-        if n == 0:  # South's row is empty: North takes his row
-            best_lo = -seeds
-            best_hi = -seeds
-        else:
-            best_lo = -seeds
-            best_hi = -seeds
-            for k in range(n):
-                v = move_value(d, seeds, kids + PITS * k, gains[k], hi, &same)
-                if v > best_lo:
-                    best_lo = v
-                if same:
-                    v = -byte_value(lo[rank_board(kids + PITS * k)])
-                if v > best_hi:
-                    best_hi = v
-        if best_lo + VALUE_BIAS > lo[i]:
-            lo[i] = best_lo + VALUE_BIAS
-            changed += 1
-        if best_hi + VALUE_BIAS < hi[i]:
-            hi[i] = best_hi + VALUE_BIAS
-            changed += 1
+        if bounds[2 * i] != bounds[2 * i + 1]:  # not settled
+            changed += update(d, seeds, rule, bounds, i, bars)
     return changed
 
 
-cdef void finish(int seeds, const unsigned char* lo, const unsigned char* hi,
-                 unsigned char* out, uint64_t start, uint64_t stop) noexcept nogil:
+cdef void finish(int seeds, const unsigned char* bounds, unsigned char* out,
+                 uint64_t start, uint64_t stop) noexcept nogil:
     """The stored byte: lo when lo == hi; else the value of a repetition
     of the board itself (each side takes his own row), kept within
     [lo, hi], with CYCLE_FLAG."""
     cdef int bars[PITS - 1]
     cdef unsigned char pits[PITS]
-    cdef int own, v
+    cdef int own, v, lo, hi
     cdef uint64_t i
     bars_of_rank(start, seeds, bars)
     for i in range(start, stop):
         if i > start:
             next_bars(bars, seeds)
-        if lo[i] == hi[i]:
-            out[i] = lo[i]
+        lo = bounds[2 * i]
+        hi = bounds[2 * i + 1]
+        if lo == hi:
+            out[i] = lo
             continue
         board_of_bars(bars, seeds, pits)
         own = pits[0] + pits[1] + pits[2] + pits[3] + pits[4] + pits[5]
         v = 2 * own - seeds + VALUE_BIAS
-        if v < lo[i]:
-            v = lo[i]
-        if v > hi[i]:
-            v = hi[i]
+        if v < lo:
+            v = lo
+        if v > hi:
+            v = hi
         out[i] = <unsigned char> (v | CYCLE_FLAG)
 
 
@@ -396,9 +396,8 @@ cdef class LevelBuilder:
     cdef readonly int seeds
     cdef readonly int rule
     cdef Tablebase smaller
-    cdef bytearray lo_buf, hi_buf
-    cdef unsigned char* lo
-    cdef unsigned char* hi
+    cdef bytearray bounds_buf
+    cdef unsigned char* bounds
 
     def __init__(self, int seeds, int rule, Tablebase smaller):
         cdef uint64_t n = positions(seeds)
@@ -407,10 +406,8 @@ cdef class LevelBuilder:
         self.seeds = seeds
         self.rule = rule
         self.smaller = smaller
-        self.lo_buf = bytearray([VALUE_BIAS - seeds]) * n
-        self.hi_buf = bytearray([VALUE_BIAS + seeds]) * n
-        self.lo = self.lo_buf
-        self.hi = self.hi_buf
+        self.bounds_buf = bytearray([VALUE_BIAS - seeds, VALUE_BIAS + seeds]) * n
+        self.bounds = self.bounds_buf
 
     @property
     def count(self):
@@ -419,22 +416,25 @@ cdef class LevelBuilder:
     def sweep_range(self, uint64_t start, uint64_t stop):
         """One pass over ranks start..stop-1; how many bounds moved."""
         cdef long long changed
+        if stop <= start:
+            return 0
         with nogil:
-            changed = sweep(&self.smaller.c, self.seeds, self.rule, self.lo, self.hi,
-                            start, stop)
+            changed = sweep(&self.smaller.c, self.seeds, self.rule, self.bounds, start, stop)
         return changed
 
     def finish_range(self, bytearray out, uint64_t start, uint64_t stop):
         """Writes the stored bytes of ranks start..stop-1 into ``out``."""
         cdef unsigned char* dest = out
+        if stop <= start:
+            return
         with nogil:
-            finish(self.seeds, self.lo, self.hi, dest, start, stop)
+            finish(self.seeds, self.bounds, dest, start, stop)
 
-    def bounds(self, pits):
+    def bounds_of(self, pits):
         """(lo, hi) of a board (for tests)."""
         cdef unsigned char b[PITS]
         cdef int i
         for i in range(PITS):
             b[i] = pits[i]
-        i = <int> rank_board(b)
-        return byte_value(self.lo[i]), byte_value(self.hi[i])
+        cdef uint64_t j = rank_board(b)
+        return byte_value(self.bounds[2 * j]), byte_value(self.bounds[2 * j + 1])
