@@ -38,8 +38,11 @@ class PerfectBot(AlphaBetaBot):
         if tb is None or position.is_over() or not tablebase.in_range(tb, position.state):
             return super().go(position, limits, emit, stop)
         values = tablebase.move_values(tb, position)
-        best = tablebase.best_move(values)
-        info = Info(depth=1, seldepth=1, score_cp=100 * best.value, nodes=len(values),
-                    time=0, tbhits=len(values), pv=[best.move])
+        wanted = [v for v in values if v.move in limits.searchmoves] or values
+        best = tablebase.best_move(wanted)
+        info = Info(depth=1, seldepth=1, score_cp=100 * best.value, nodes=len(wanted),
+                    time=0, tbhits=len(wanted), pv=[best.move])
         emit(info)
+        if limits.infinite or limits.ponder:
+            stop.wait()  # no bestmove before ``stop`` (the protocol's rule)
         return SearchResult(best.move, None, info)

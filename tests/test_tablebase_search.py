@@ -123,6 +123,21 @@ def test_perfect_bot_never_gives_up_a_win_the_databases_show(folder: Path, tb) -
     assert wins > 10
 
 
+def test_perfect_bot_waits_for_stop_in_an_infinite_search(folder: Path) -> None:
+    bot = perfect_bot(folder)
+    pos = Position("oware", text="0,0,0,1,2,0/1,0,0,1,0,0 22 21 s")
+    stop = threading.Event()
+    done: list[str | None] = []
+    worker = threading.Thread(
+        target=lambda: done.append(bot.go(pos, Limits(infinite=True), lambda i: None, stop).best))
+    worker.start()
+    worker.join(0.2)
+    assert not done
+    stop.set()
+    worker.join(5)
+    assert done and done[0] in [m.text for m in pos.legal_moves()]
+
+
 def test_perfect_bot_searches_above_the_range(folder: Path) -> None:
     bot = perfect_bot(folder)
     seen: list[Info] = []
