@@ -195,6 +195,18 @@ def test_solve_errors_are_one_line(tmp_path: Path, args: list[str], message: str
     assert len(lines) == 1 and lines[0].startswith("bingwa: error: ") and message in lines[0]
 
 
+def test_analyse_probes_the_databases_and_prints_tbhits(folder: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["analyse", "oware", "-p", "0,0,0,1,2,3/1,0,0,2,0,4 16 19 s", "-d", "6"]
+    result = runner.invoke(main, [*args, "--tablebase", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert " tbhits " in result.output
+    assert " tbhits " not in runner.invoke(main, args).output
+    result = runner.invoke(main, [*args, "--tablebase", str(tmp_path / "none")])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("no such database folder")
+
+
 def test_query_without_databases_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["solve", "query", "oware", "0,0,0,0,1,1/0,1,0,0,0,0 23 22 s",
                                        "--dir", str(tmp_path / "none")])
