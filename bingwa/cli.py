@@ -113,6 +113,7 @@ COMMAND_MODULES = (
     "bingwa.cli_play",
     "bingwa.cli_tournament",
     "bingwa.cli_web",
+    "bingwa.cli_solve",
 )
 for _name in COMMAND_MODULES:
     try:

@@ -137,7 +137,10 @@ def format_info(info) -> str:
     if info.bound:
         parts.append(info.bound)
     parts += [f"nodes {info.nodes}", f"nps {info.nps}", f"time {info.time}",
-              f"hashfull {info.hashfull}", "pv " + " ".join(info.pv)]
+              f"hashfull {info.hashfull}"]
+    if info.tbhits is not None:
+        parts.append(f"tbhits {info.tbhits}")
+    parts.append("pv " + " ".join(info.pv))
     return "info " + " ".join(parts)
 
 
@@ -152,6 +155,8 @@ def format_info(info) -> str:
               help="How many best moves to rank (the number of legal moves: all).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=64, show_default=True,
               help="Table size in MiB.")
+@click.option("--tablebase", "tablebase_dir", metavar="DIR", default=None,
+              help="Probe the Oware endgame databases of DIR (bingwa solve build).")
 @variant_option
 def analyse(
     variant: str,
@@ -161,6 +166,7 @@ def analyse(
     seconds: float | None,
     multipv: int,
     hash_mb: int,
+    tablebase_dir: str | None,
     options: tuple[str, ...],
 ) -> None:
     """Search a position: progress lines, then the ranked moves with their
@@ -182,6 +188,10 @@ def analyse(
     limits = Limits(depth=depth) if depth else Limits(movetime=int(1000 * (seconds or 1.0)))
     try:
         searcher = Searcher(hash_mb)
+        if tablebase_dir is not None:
+            from bingwa.engine.tablebase import open_tablebase
+
+            searcher.set_tablebase(open_tablebase(tablebase_dir, getattr(var, "grandslam", 0)))
         result = searcher.search(pos, limits, lambda info: click.echo(format_info(info)),
                                  threading.Event(), multipv=multipv)
     except BingwaError as exc:

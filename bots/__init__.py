@@ -14,6 +14,7 @@ BOTS: dict[str, str] = {
     "external": "bingwa.bots.external:ExternalBot",
     "minimax": "bingwa.bots.minimax:MinimaxBot",
     "alphabeta": "bingwa.bots.alphabeta:AlphaBetaBot",
+    "perfect": "bingwa.bots.perfect:PerfectBot",
 }
 
 

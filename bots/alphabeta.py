@@ -8,17 +8,21 @@ Options:
 - ``Skill Level``: 0..20. Below 20 it caps depth and nodes a move (casual
   play); 20 is full strength.
 - ``Depth``: a depth cap of its own (0: none), on top of the limits of ``go``.
+- ``TablebasePath``: a folder of Oware endgame databases (``bingwa solve
+  build``) probed at every node within their range (empty: none).
 """
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
+from typing import Any
 
 from bingwa.engine import Position
-from bingwa.engine.limits import Limits, SearchResult
+from bingwa.engine.limits import Info, Limits, SearchResult
 from bingwa.engine.searcher import DEFAULT_HASH_MB, Searcher
 
-from .base import Bot, BotOption, Emit
+from .base import Bot, BotOption, BotOptionError, Emit
 
 MAX_SKILL = 20
 # Skill level -> (depth cap, node cap) below MAX_SKILL: level 0 looks one
@@ -46,11 +50,38 @@ class AlphaBetaBot(Bot):
             BotOption("Skill Level", "spin", MAX_SKILL, 0, MAX_SKILL,
                       help="below 20: depth and node caps for casual play"),
             BotOption("Depth", "spin", 0, 0, 200, help="depth cap (0: none)"),
+            BotOption("TablebasePath", "string", "",
+                      help="Oware endgame database folder (empty: none)"),
         ]
 
     def __init__(self) -> None:
         super().__init__()
         self.searcher = Searcher(self.option("Hash"))
+        self._tablebases: dict[int, Any] = {}  # grand-slam rule -> databases (None: none)
+
+    def tablebase_dir(self) -> Path | None:
+        """The database folder in use (None: none)."""
+        text = self.option("TablebasePath").strip()
+        return Path(text).expanduser() if text and text != "<empty>" else None
+
+    def tablebase(self, position: Position, emit: Emit) -> Any:
+        """The databases of ``position``'s rules (opened once), or None.
+        A folder that cannot be read is reported and the search goes on
+        without it."""
+        from bingwa.engine.tablebase import TablebaseError, open_tablebase
+
+        folder = self.tablebase_dir()
+        variant = position.variant
+        if folder is None or variant.name != "oware":
+            return None
+        rule = variant.grandslam
+        if rule not in self._tablebases:
+            try:
+                self._tablebases[rule] = open_tablebase(folder, rule)
+            except TablebaseError as exc:
+                emit(Info(string=f"error: {exc}; searching without databases"))
+                self._tablebases[rule] = None
+        return self._tablebases[rule]
 
     def set_option(self, name: str, value: str | None) -> None:
         super().set_option(name, value)
@@ -59,6 +90,20 @@ class AlphaBetaBot(Bot):
             self.searcher.resize(self.option("Hash"))
         elif key == "clear hash":
             self.searcher.new_game()
+        elif key == "tablebasepath":
+            self._tablebases = {}
+            self._check_tablebase_dir()
+
+    def _check_tablebase_dir(self) -> None:
+        from bingwa.engine.tablebase import TablebaseError, check_folder
+
+        folder = self.tablebase_dir()
+        if folder is not None:
+            try:
+                check_folder(folder)
+            except TablebaseError as exc:
+                self.values["tablebasepath"] = ""
+                raise BotOptionError(str(exc)) from None
 
     def new_game(self) -> None:
         self.searcher.new_game()
@@ -67,6 +112,7 @@ class AlphaBetaBot(Bot):
         depth_cap, node_cap = skill_caps(self.option("Skill Level"))
         if self.option("Depth"):
             depth_cap = min(depth_cap or self.option("Depth"), self.option("Depth"))
+        self.searcher.set_tablebase(self.tablebase(position, emit))
         return self.searcher.search(
             position,
             limits,

@@ -56,6 +56,7 @@ class Info:
     nps: int | None = None
     time: int | None = None  # ms
     hashfull: int | None = None  # per mille
+    tbhits: int | None = None  # endgame database probes that hit (None: no databases)
     pv: list[str] = field(default_factory=list)
     string: str | None = None
 

@@ -46,6 +46,7 @@ from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
+from bingwa.engine._owaredb cimport PROBE_MISS, Tablebase, probe_fn, probe_state
 
 cdef extern from *:
     """
@@ -134,12 +135,17 @@ cdef enum:
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
 
     HOLD_SCORE = MAX_PLY + 1   # draw proofs: an end p plies from the root is HOLD_SCORE - p
+    # an endgame database's result is a proven end this many plies past
+    # the probed node: its margin is exact, its distance unknown (beyond
+    # every end the search sees, so that a seen end is preferred)
+    TB_PLIES = 2 * MAX_PLY
 
 MATE_SCORE = WIN_BASE
 PROVEN_SCORE = PROVEN_MIN
 SPAN = MARGIN_SPAN
 INFINITE = SCORE_INF
 DEPTH_LIMIT = MAX_DEPTH
+TABLEBASE_PLIES = TB_PLIES
 
 # -- Step 0. The transposition table ---------------------------------------
 #
@@ -197,6 +203,17 @@ cdef inline int final_score(const int* scores, int side, int ply) noexcept nogil
         return WIN_BASE - ply * MARGIN_SPAN + min_int(margin, MARGIN_SPAN - 1)
     if margin < 0:
         return -(WIN_BASE - ply * MARGIN_SPAN + min_int(-margin, MARGIN_SPAN - 1))
+    return 0
+
+
+cdef inline int tablebase_score(int margin, int ply) noexcept nogil:
+    """A database's final margin for the side to move, ``ply`` plies from
+    the root, as a proven score (see TB_PLIES)."""
+    cdef int distance = ply + TB_PLIES
+    if margin > 0:
+        return WIN_BASE - distance * MARGIN_SPAN + min_int(margin, MARGIN_SPAN - 1)
+    if margin < 0:
+        return -(WIN_BASE - distance * MARGIN_SPAN + min_int(-margin, MARGIN_SPAN - 1))
     return 0
 
 
@@ -280,6 +297,11 @@ cdef class Engine:
     cdef public int ext_pct
     cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
     cdef int table_depth              # in force for this search
+    # endgame databases (NULL: none; no node count changes without them)
+    cdef probe_fn tb_probe
+    cdef const void* tb_data
+    cdef object tablebase             # keeps the databases alive while probed
+    cdef readonly unsigned long long tbhits
 
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
@@ -307,6 +329,9 @@ cdef class Engine:
         self.ext_pct = 200
         self.tt_min_depth = 0
         self.table_depth = TT_MIN_DEPTH
+        self.tb_probe = NULL
+        self.tb_data = NULL
+        self.tablebase = None
         self.resize(hash_mb)
         self.clear()
 
@@ -490,6 +515,7 @@ cdef class Engine:
         self.root_side = self.ops.side_to_move(self.root_state)
         self.age = (self.age + 1) & 63
         self.nodes = 0
+        self.tbhits = 0
         self.proof_nodes = 0
         self.seldepth = 0
         self.stopped = 0
@@ -511,6 +537,29 @@ cdef class Engine:
         self.poll = poll
         self.has_poll = poll is not None
         self.last_poll = now_seconds()
+
+    def set_tablebase(self, tablebase):
+        """Probe ``tablebase`` (an _owaredb.Tablebase; None: none) at every
+        node below the root. The caller sets it only for the Oware rules it
+        was built for (the probe also checks the grand-slam rule)."""
+        cdef Tablebase tb
+        if tablebase is None:
+            self.tb_probe = NULL
+            self.tb_data = NULL
+            self.tablebase = None
+            return
+        tb = tablebase
+        self.tablebase = tb
+        self.tb_data = &tb.c
+        self.tb_probe = probe_state
+
+    cdef inline int probe_tablebase(self, const unsigned char* s, int ply) noexcept nogil:
+        """The database's proven score of ``s``, or PROBE_MISS."""
+        cdef int margin = self.tb_probe(self.tb_data, s)
+        if margin == PROBE_MISS:
+            return PROBE_MISS
+        self.tbhits += 1
+        return tablebase_score(margin, ply)
 
     def set_qsearch(self, bint enabled):
         """Search capture sequences past the horizon (on by default)."""
@@ -716,6 +765,12 @@ cdef class Engine:
         if self.check_repetition and self.repeated(key, ply):
             self.ops.repetition(s, n, scores)
             return final_score(scores, side, ply)
+        # Step 3.2.1. An endgame database holds the exact result (a node
+        # that is no repetition; those below it are not seen: docs/databases.md)
+        if self.tb_probe != NULL:
+            value = self.probe_tablebase(s, ply)
+            if value != PROBE_MISS:
+                return value
 
         # Step 3.3. The horizon
         if depth <= 0:
@@ -874,7 +929,7 @@ cdef class Engine:
                      int qply) noexcept nogil:
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int scores[2]
-        cdef int n, side, born
+        cdef int n, side, born, value
         self.nodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = 1
@@ -894,6 +949,10 @@ cdef class Engine:
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
+        if self.tb_probe != NULL:
+            value = self.probe_tablebase(s, ply)
+            if value != PROBE_MISS:
+                return value
         # a capture changes the scores, which are part of the position, so
         # nothing reached from here repeats an earlier position
         return self.qsearch_moves(s, n, side, ply, alpha, beta, qply, born)

@@ -18,7 +18,10 @@ Scores in the reports are from the side to move: ``score_cp`` is 100 x the
 expected final seed margin; a proven end also sets ``score_mate`` (plies to
 the end, negative when losing) and then ``score_cp`` is 100 x the exact
 final margin; a proven draw sets ``score_draw`` (plies to the drawn end,
-proofs.py) with ``score_cp`` 0.
+proofs.py) with ``score_cp`` 0. A result read from an endgame database
+(``set_tablebase``, docs/databases.md) has an exact margin and no known
+distance: ``score_cp`` is 100 x that margin, ``score_mate`` stays None, and
+``tbhits`` counts the probes that hit.
 """
 
 from __future__ import annotations
@@ -88,9 +91,12 @@ class Line:
 
 def describe_score(score: int) -> tuple[int, int | None]:
     """(score_cp, score_mate) of an internal score."""
-    plies, margin = _search_module().decode_score(score)
+    module = _search_module()
+    plies, margin = module.decode_score(score)
     if plies is None:
         return score, None
+    if plies >= module.TABLEBASE_PLIES:  # an endgame database's: no distance
+        return 100 * margin, None
     return 100 * margin, (plies if score > 0 else -plies)
 
 
@@ -106,6 +112,11 @@ def pv_texts(position: Position, codes: list[int]) -> list[str]:
     return texts
 
 
+def variant_seeds(position: Position) -> int:
+    """Seeds on the board of a two-row position."""
+    return int(sum(position.state[0]))
+
+
 class Searcher:
     """Alpha-beta search with a transposition table of ``hash_mb`` MiB."""
 
@@ -118,6 +129,8 @@ class Searcher:
         self.lines: list[Line] = []
         self.nodes = 0
         self.proof_nodes = 0  # nodes of the draw proofs (proofs.py), apart from ``nodes``
+        self.tbhits = 0
+        self.tablebase: Any = None  # an _owaredb.Tablebase probed in Oware (None: none)
         self._kernels: dict[str, Any] = {}
 
     # -- housekeeping --------------------------------------------------------
@@ -143,6 +156,24 @@ class Searcher:
     def set_qsearch(self, enabled: bool) -> None:
         self.engine.set_qsearch(enabled)
 
+    def set_tablebase(self, tablebase: Any) -> None:
+        """Probe ``tablebase`` (engine/tablebase.py; None: none) in the
+        Oware games of its grand-slam rule."""
+        self.tablebase = tablebase
+
+    def _tablebase_for(self, position: Position) -> Any:
+        """The databases that hold ``position``'s rules, or None."""
+        tb = self.tablebase
+        variant = position.variant
+        if tb is None or variant.name != "oware" or getattr(variant, "grandslam", None) != tb.grandslam:
+            return None
+        return tb
+
+    def tablebase_holds(self, position: Position) -> bool:
+        """Whether the databases hold ``position`` (every child too)."""
+        tb = self._tablebase_for(position)
+        return tb is not None and variant_seeds(position) <= tb.max_seeds
+
     def _kernel(self, position: Position) -> Any:
         spec = position.variant.spec()
         kernel = self._kernels.get(spec)
@@ -155,6 +186,7 @@ class Searcher:
         if searchmoves:
             wanted = set(searchmoves)
             codes = [m.code for m in position.legal_moves() if m.text in wanted] or None
+        self.engine.set_tablebase(self._tablebase_for(position))
         return int(
             self.engine.start(
                 self._kernel(position), position.state, position.history_keys(), codes
@@ -181,6 +213,7 @@ class Searcher:
         self.lines = []
         self.nodes = 0
         self.proof_nodes = 0
+        self.tbhits = 0
         if position.is_over():
             return SearchResult(None)
         timer = TimeManager(limits, position.turn, start)
@@ -196,6 +229,8 @@ class Searcher:
         self.engine.set_limits(node_cap, timer.hard_deadline, poll)
         multipv = max(1, min(multipv, n_roots))
         waits_for_stop = limits.infinite or limits.ponder
+        # every child of the root is read from the databases at once
+        all_in_table = self.tablebase_holds(position)
         timed = not waits_for_stop and not limits.depth and (
             timer.budget.soft_ms is not None
         )
@@ -221,11 +256,14 @@ class Searcher:
                 plies = best.info.score_draw
             if plies is not None and depth >= plies + 2 and not waits_for_stop:
                 break  # proven: deeper iterations cannot change it
+            if all_in_table and not waits_for_stop:
+                break  # the children's values are exact: deeper is the same
             if timed and (n_roots == 1 or timer.should_stop()):
                 break
         elapsed = time.monotonic() - start
         self.nodes = int(self.engine.nodes)
         self.proof_nodes = int(self.engine.proof_nodes)
+        self.tbhits = int(self.engine.tbhits)
 
         final = self._final_lines(position, completed, depth, multipv, elapsed)
         self.lines = final
@@ -240,6 +278,7 @@ class Searcher:
         lines = []
         nodes = int(self.engine.nodes)
         hashfull = int(self.engine.hashfull())
+        tbhits = int(self.engine.tbhits) if self._tablebase_for(position) is not None else None
         for index, (_code, score, bound, codes, _searched) in enumerate(
             self.engine.root_moves()[:count]
         ):
@@ -256,6 +295,7 @@ class Searcher:
                 nps=int(nodes / elapsed) if elapsed > 0 else None,
                 time=int(elapsed * 1000),
                 hashfull=hashfull,
+                tbhits=tbhits,
                 pv=pv,
             )
             lines.append(Line(pv[0], score, info, pv))
@@ -277,6 +317,8 @@ class Searcher:
             nodes = int(self.engine.nodes)
             for line in completed:
                 line.info.nodes = nodes
+                if line.info.tbhits is not None:
+                    line.info.tbhits = int(self.engine.tbhits)
                 line.info.time = int(elapsed * 1000)
                 line.info.nps = int(nodes / elapsed) if elapsed > 0 else None
             return completed

@@ -152,13 +152,12 @@ def format_go(limits: Limits, clock_names: str = "uci", moves: list[str] | None 
 
 
 # -- info ----------------------------------------------------------------------
-INFO_INT_FIELDS = ("depth", "seldepth", "multipv", "nodes", "nps", "time", "hashfull")
+INFO_INT_FIELDS = ("depth", "seldepth", "multipv", "nodes", "nps", "time", "hashfull", "tbhits")
 # UCI info words bingwa does not produce but a reader accepts: word -> how
 # many values follow (None: the rest of the line, -1: moves up to a keyword).
 INFO_OTHER_WORDS = {
     "currmove": 1,
     "currmovenumber": 1,
-    "tbhits": 1,
     "sbhits": 1,
     "cpuload": 1,
     "refutation": -1,
@@ -191,7 +190,7 @@ def format_info(info: Info, pv: list[str] | None = None, score: tuple[str, int] 
             parts.append(info.bound)
         elif draw is not None and score == ("cp", 0):
             parts += ["draw", str(draw)]
-    for name in ("nodes", "nps", "time", "hashfull"):
+    for name in ("nodes", "nps", "time", "hashfull", "tbhits"):
         value = _as_int(getattr(info, name))
         if value is not None:
             parts += [name, str(value)]

@@ -1,0 +1,137 @@
+"""``bingwa solve``: exact values. ``build`` makes the Oware endgame
+databases (docs/databases.md), ``query`` reads them. Other modules add
+their solvers to the same group."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from bingwa.cli import fail, load_position, load_variant, main, variant_option
+
+
+@click.group()
+def solve() -> None:
+    """Exact values: endgame databases and solvers."""
+
+
+main.add_command(solve)
+
+
+def oware_variant(variant: str, options: tuple[str, ...]):
+    var = load_variant(variant, options)
+    if var.name != "oware":
+        fail(f"endgame databases exist for oware only, not {var.name}")
+    return var
+
+
+def database_dir(folder: str | None) -> Path:
+    from bingwa.engine.tablebase import default_dir
+
+    return Path(folder).expanduser() if folder else default_dir()
+
+
+dir_option = click.option(
+    "--dir",
+    "folder",
+    metavar="DIR",
+    help="Database folder (default: $BINGWA_DATABASES, else the XDG data dir).",
+)
+
+
+@solve.command()
+@click.argument("variant")
+@click.option("--max-seeds", type=int, required=True, help="Build every count 0..N of seeds.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Threads.")
+@dir_option
+@variant_option
+def build(variant: str, max_seeds: int, jobs: int, folder: str | None,
+          options: tuple[str, ...]) -> None:
+    """Build the endgame databases of VARIANT (oware) by retrograde analysis:
+    one file per seed count, each from the smaller ones. Counts already
+    built are kept: an interrupted build resumes where it stopped."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from bingwa.engine import tablebase
+    from bingwa.engine.tablebase import TablebaseError
+
+    var = oware_variant(variant, options)
+    path = database_dir(folder)
+    rule = var.grandslam
+    if not 0 <= max_seeds <= tablebase.MAX_SEEDS:
+        fail(f"--max-seeds must be in 0..{tablebase.MAX_SEEDS}, not {max_seeds}")
+    start = tablebase.finished_levels(path, rule) + 1 if path.is_dir() else 0
+    # a count's cost grows with its boards and (about linearly) its sweeps
+    weight = {n: tablebase.positions(n) * max(n, 1) for n in range(start, max_seeds + 1)}
+    started = {"at": time.monotonic()}
+    timings: list[tuple[int, float]] = []
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, transient=False) as bar:
+        task = bar.add_task(f"oware grandslam={var.options['grandslam']}",
+                            total=sum(weight.values()) or 1)
+
+        def progress(seeds: int, sweep: int | None, changed: int | None) -> None:
+            if sweep is None:
+                now = time.monotonic()
+                timings.append((seeds, now - started["at"]))
+                started["at"] = now
+                bar.update(task, advance=weight[seeds], description=f"{seeds} seeds done")
+            else:
+                bar.update(task, description=f"{seeds} seeds: sweep {sweep}, {changed} changed")
+
+        try:
+            tablebase.build(path, max_seeds, rule, jobs, progress)
+        except TablebaseError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            bar.stop()
+            done = tablebase.finished_levels(path, rule)
+            fail(f"interrupted; the databases of 0..{done} seeds are kept in {path}")
+    for seeds, seconds in timings:
+        size = tablebase.positions(seeds) + tablebase.HEADER_BYTES
+        click.echo(f"{seeds:2d} seeds: {tablebase.positions(seeds)} boards, "
+                   f"{size} bytes, {seconds:.2f} s")
+    click.echo(f"databases of 0..{max_seeds} seeds in {path}")
+
+
+@solve.command()
+@click.argument("variant")
+@click.argument("position")
+@click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
+@dir_option
+@variant_option
+def query(variant: str, position: str, moves: str, folder: str | None,
+          options: tuple[str, ...]) -> None:
+    """Print the database value of POSITION (a position string) and of
+    every legal move, best first."""
+    from bingwa.engine import tablebase
+    from bingwa.engine.tablebase import TablebaseError
+
+    var = oware_variant(variant, options)
+    pos = load_position(var, position, moves.split())
+    if pos.is_over():
+        fail("the game is over in this position")
+    try:
+        tb = tablebase.open_tablebase(database_dir(folder), var.grandslam)
+        found = tablebase.entry(tb, pos.state)
+        values = tablebase.move_values(tb, pos)
+    except TablebaseError as exc:
+        fail(str(exc))
+    total = tablebase.total_margin(tb, pos.state)
+    kind = "exact" if not found.cycle else "by the repetition rule (cycle-dependent)"
+    click.echo(f"value {total:+d} for {pos.turn_name} (board {found.value:+d}, {kind})")
+    best = max(v.value for v in values)
+    click.echo("best moves: " + " ".join(v.move for v in values if v.value == best))
+    for v in sorted(values, key=lambda m: -m.value):
+        notes = [note for note, on in (("capture", v.capture), ("game over", v.ends)) if on]
+        click.echo(f"  {v.move} {v.value:+d}" + (f" ({', '.join(notes)})" if notes else ""))

@@ -1,0 +1,48 @@
+"""The ``perfect`` bot: Oware from the endgame databases.
+
+Within their range (seeds on the board <= the largest count built) it
+plays the move of best database value (tablebase.move_values: captures,
+then the value after the move; a move repeating a position of the game is
+valued by the repetition); among equal moves, a capture first. Above
+their range it is the alpha-beta search probing them at every node.
+Other variants: the alpha-beta search.
+
+``TablebasePath`` empty means the default folder (tablebase.default_dir).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from bingwa.engine import Position
+from bingwa.engine.limits import Info, Limits, SearchResult
+
+from .alphabeta import AlphaBetaBot
+from .base import Emit
+
+
+class PerfectBot(AlphaBetaBot):
+    name = "perfect"
+    summary = "perfect Oware endgames from the databases, the search with them above"
+
+    def tablebase_dir(self) -> Path | None:
+        from bingwa.engine.tablebase import default_dir
+
+        return super().tablebase_dir() or default_dir()
+
+    def go(self, position: Position, limits: Limits, emit: Emit, stop: threading.Event) -> SearchResult:
+        from bingwa.engine import tablebase
+
+        tb = self.tablebase(position, emit)
+        if tb is None or position.is_over() or not tablebase.in_range(tb, position.state):
+            return super().go(position, limits, emit, stop)
+        values = tablebase.move_values(tb, position)
+        wanted = [v for v in values if v.move in limits.searchmoves] or values
+        best = tablebase.best_move(wanted)
+        info = Info(depth=1, seldepth=1, score_cp=100 * best.value, nodes=len(wanted),
+                    time=0, tbhits=len(wanted), pv=[best.move])
+        emit(info)
+        if limits.infinite or limits.ponder:
+            stop.wait()  # no bestmove before ``stop`` (the protocol's rule)
+        return SearchResult(best.move, None, info)

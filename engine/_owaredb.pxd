@@ -1,0 +1,26 @@
+# cython: language_level=3
+"""The compiled Oware endgame databases (docs/databases.md): what the
+search cimports to probe them."""
+
+cdef enum:
+    DB_MAX_SEEDS = 48
+    PROBE_MISS = -32768   # the position is out of the loaded databases' range
+    VALUE_BIAS = 64       # a byte holds value + VALUE_BIAS in bits 0-6
+    CYCLE_FLAG = 0x80     # bit 7: the value depends on how a cycle is ended
+
+# Reads the loaded databases; ``data`` is a Tablebase's ``c``.
+ctypedef int (*probe_fn)(const void* data, const void* state) noexcept nogil
+
+ctypedef struct TBData:
+    const unsigned char* level[DB_MAX_SEEDS + 1]  # NULL: that seed count is not loaded
+    int max_seeds        # every count 0..max_seeds is loaded (-1: none)
+    int rule             # the grand-slam rule the files were built for
+
+cdef class Tablebase:
+    cdef TBData c
+    cdef object views    # the memoryviews of the mapped files (kept alive)
+    cdef readonly int grandslam
+
+# The final margin of the side to move in an Oware TwoRowState (its
+# captured seeds plus the database value of the board), or PROBE_MISS.
+cdef int probe_state(const void* data, const void* state) noexcept nogil

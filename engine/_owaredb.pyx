@@ -1,0 +1,440 @@
+# cython: language_level=3
+"""Oware endgame databases by retrograde analysis: the compiled kernels
+(ranking, the move generator of the board game, one sweep of the value
+iteration, the probe). tablebase.py drives them; docs/databases.md gives
+the value definition, the file format and the algorithm.
+
+A database of ``n`` seeds holds one byte per board of exactly ``n`` seeds
+on the 12 pits, South to move (North to move is the board turned round),
+at the board's rank in the combinatorial number system (``rank_board``).
+The value is the best final margin, for the side to move, of the seeds
+still on the board (captured seeds do not change it), the game played
+out by bingwa's Oware rules without the "more than 24" end.
+
+The rules here are those of oware.py for South to move, written again on
+a bare board (12 bytes, no scores): they must agree with the kernel, and
+tests/test_tablebase.py checks them against it.
+"""
+
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
+
+from bingwa.engine.tworow_c cimport TwoRowState
+
+cdef enum:
+    PITS = 12
+    NOCAPTURE = 0
+    FORBIDDEN = 1
+    CAPTURE = 2
+    LEAVE_FIRST = 3
+    LEAVE_LAST = 4
+    OPPONENT = 5
+    BINOM_N = DB_MAX_SEEDS + PITS
+
+cdef uint64_t BINOM[BINOM_N][PITS + 1]
+
+
+cdef void fill_binomials() noexcept:
+    cdef int n, k
+    for n in range(BINOM_N):
+        BINOM[n][0] = 1
+        for k in range(1, PITS + 1):
+            BINOM[n][k] = 0 if n == 0 else BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+
+fill_binomials()
+
+
+def positions(int seeds):
+    """Boards of exactly ``seeds`` seeds on the 12 pits: C(seeds + 11, 11)."""
+    if not 0 <= seeds <= DB_MAX_SEEDS:
+        raise ValueError(f"seeds must be in 0..{DB_MAX_SEEDS}")
+    return BINOM[seeds + PITS - 1][PITS - 1]
+
+
+# -- Ranking ------------------------------------------------------------------
+#
+# A board of n seeds is a line of n seeds and 11 bars (stars and bars): the
+# bar after pit j sits at b_j = (seeds of pits 0..j) + j. The 11 bar places
+# are a subset of 0..n+10, ranked in the colexicographic order: the rank is
+# sum_j C(b_j, j + 1), from 0 (every seed in pit 11) to C(n + 11, 11) - 1.
+
+cdef inline uint64_t rank_board(const unsigned char* pits) noexcept nogil:
+    cdef uint64_t rank = 0
+    cdef int j, bar = -1
+    for j in range(PITS - 1):
+        bar += pits[j] + 1
+        rank += BINOM[bar][j + 1]
+    return rank
+
+
+cdef inline void bars_of_rank(uint64_t rank, int seeds, int* bars) noexcept nogil:
+    cdef int j, b = seeds + PITS - 2
+    for j in range(PITS - 2, -1, -1):
+        while BINOM[b][j + 1] > rank:
+            b -= 1
+        bars[j] = b
+        rank -= BINOM[b][j + 1]
+        b -= 1
+
+
+cdef inline void next_bars(int* bars, int seeds) noexcept nogil:
+    """The bars of the next rank (colex successor)."""
+    cdef int j = 0, k
+    while j < PITS - 2 and bars[j] + 1 == bars[j + 1]:
+        j += 1
+    bars[j] += 1
+    for k in range(j):
+        bars[k] = k
+
+
+cdef inline void board_of_bars(const int* bars, int seeds, unsigned char* pits) noexcept nogil:
+    cdef int j
+    pits[0] = bars[0]
+    for j in range(1, PITS - 1):
+        pits[j] = bars[j] - bars[j - 1] - 1
+    pits[PITS - 1] = seeds + PITS - 2 - bars[PITS - 2]
+
+
+def rank(pits):
+    """The rank of a board (12 counts) among the boards of its seed count."""
+    cdef unsigned char b[PITS]
+    cdef int i
+    if len(pits) != PITS:
+        raise ValueError("a board has 12 pits")
+    for i in range(PITS):
+        b[i] = pits[i]
+    return rank_board(b)
+
+
+def unrank(uint64_t index, int seeds):
+    """The board of rank ``index`` among the boards of ``seeds`` seeds."""
+    cdef int bars[PITS - 1]
+    cdef unsigned char b[PITS]
+    if index >= positions(seeds):
+        raise ValueError(f"rank {index} is out of range for {seeds} seeds")
+    bars_of_rank(index, seeds, bars)
+    board_of_bars(bars, seeds, b)
+    return tuple([b[i] for i in range(PITS)])
+
+
+# -- The moves of South on a bare board ------------------------------------------
+
+cdef inline void turn_round(const unsigned char* pits, unsigned char* out) noexcept nogil:
+    """The board seen by the other side (North's row first)."""
+    memcpy(out, pits + 6, 6)
+    memcpy(out + 6, pits, 6)
+
+
+cdef inline int south_move(const unsigned char* pits, int move, int rule,
+                           unsigned char* child, int* gain) noexcept nogil:
+    """Plays South's ``move``: writes the board after it, seen by North
+    (the side then to move), and South's gain minus North's in ``gain``.
+    Returns 1 when it was a grand slam."""
+    cdef unsigned char b[PITS]
+    cdef int seeds = pits[move], pit = move, first, last, chain = 0, row = 0, i, slam = 0
+    memcpy(b, pits, PITS)
+    b[move] = 0
+    while seeds:
+        pit += 1
+        if pit == PITS:
+            pit = 0
+        if pit != move:
+            b[pit] += 1
+            seeds -= 1
+    last = pit
+    first = last
+    while first >= 6 and (b[first] == 2 or b[first] == 3):
+        chain += b[first]
+        first -= 1
+    gain[0] = 0
+    if chain:
+        for i in range(6, PITS):
+            row += b[i]
+        if chain == row:  # the chain is pits first+1 .. last: a grand slam
+            slam = 1
+            if rule == CAPTURE or rule == OPPONENT:
+                pass
+            elif rule == LEAVE_FIRST:
+                last -= 1
+            elif rule == LEAVE_LAST:
+                first += 1
+            else:
+                last = first  # nothing captured
+        chain = 0
+        for i in range(first + 1, last + 1):
+            chain += b[i]
+            b[i] = 0
+        gain[0] = -chain if slam and rule == OPPONENT else chain
+    turn_round(b, child)
+    return slam
+
+
+cdef inline int south_moves(const unsigned char* pits, int rule, unsigned char* children,
+                            int* gains, int* played) noexcept nogil:
+    """South's legal moves (rules of oware.py): the boards after them,
+    seen by North, at ``children + 12 * k``, their gains and pits; returns how many
+    (0: South's row is empty)."""
+    cdef int n = 0, i, k, starving, slams = 0
+    cdef int slam[6]
+    starving = (pits[6] | pits[7] | pits[8] | pits[9] | pits[10] | pits[11]) == 0
+    if starving:  # rule 5: feed if any move does
+        for i in range(6):
+            if pits[i] > 5 - i:
+                slam[n] = south_move(pits, i, rule, children + PITS * n, gains + n)
+                slams += slam[n]
+                played[n] = i
+                n += 1
+    if n == 0:  # not starving, or no move feeds (the seed: sow in your row)
+        for i in range(6):
+            if pits[i]:
+                slam[n] = south_move(pits, i, rule, children + PITS * n, gains + n)
+                slams += slam[n]
+                played[n] = i
+                n += 1
+    if rule == FORBIDDEN and slams and slams < n:
+        k = 0
+        for i in range(n):
+            if not slam[i]:
+                memcpy(children + PITS * k, children + PITS * i, PITS)
+                gains[k] = gains[i]
+                played[k] = played[i]
+                k += 1
+        n = k
+    return n
+
+
+def moves_of(pits, int rule=0):
+    """[(pit, board after it seen by North, South's gain)] of South's legal
+    moves (for tests: the kernel's rules on a bare board)."""
+    cdef unsigned char b[PITS]
+    cdef unsigned char kids[6 * PITS]
+    cdef int gains[6]
+    cdef int played[6]
+    cdef int n, i, k
+    for i in range(PITS):
+        b[i] = pits[i]
+    n = south_moves(b, rule, kids, gains, played)
+    return [(played[k], tuple([kids[PITS * k + i] for i in range(PITS)]), gains[k])
+            for k in range(n)]
+
+
+# -- Values -----------------------------------------------------------------------
+
+cdef inline int byte_value(unsigned char b) noexcept nogil:
+    return (b & 0x7F) - VALUE_BIAS
+
+
+cdef inline int board_seeds(const unsigned char* pits) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(PITS):
+        n += pits[i]
+    return n
+
+
+cdef inline int level_value(const TBData* d, const unsigned char* pits, int seeds) noexcept nogil:
+    return byte_value(d.level[seeds][rank_board(pits)])
+
+
+cdef int probe_state(const void* data, const void* state) noexcept nogil:
+    cdef const TBData* d = <const TBData*> data
+    cdef const TwoRowState* s = <const TwoRowState*> state
+    cdef unsigned char board[PITS]
+    cdef int seeds = board_seeds(s.pits), me = s.turn
+    if seeds > d.max_seeds or s.rule != d.rule:
+        return PROBE_MISS
+    if me == 0:
+        return level_value(d, s.pits, seeds) + s.score[0] - s.score[1]
+    turn_round(s.pits, board)
+    return level_value(d, board, seeds) + s.score[1] - s.score[0]
+
+
+cdef class Tablebase:
+    """The databases of 0..max_seeds seeds, read from buffers (the mapped
+    files, tablebase.py); ``grandslam`` is the rule they were built for."""
+
+    def __cinit__(self):
+        cdef int i
+        for i in range(DB_MAX_SEEDS + 1):
+            self.c.level[i] = NULL
+        self.c.max_seeds = -1
+        self.views = []
+
+    def __init__(self, int grandslam, levels):
+        """``levels``: one buffer per seed count 0, 1, ... in order, each of
+        ``positions(seeds)`` bytes."""
+        cdef const unsigned char[::1] view
+        cdef int seeds
+        self.grandslam = grandslam
+        self.c.rule = grandslam
+        for seeds, buffer in enumerate(levels):
+            view = buffer
+            if <uint64_t> view.shape[0] != positions(seeds):
+                raise ValueError(f"the {seeds}-seed database has {view.shape[0]} bytes, "
+                                 f"not {positions(seeds)}")
+            self.views.append(view)
+            self.c.level[seeds] = &view[0]
+            self.c.max_seeds = seeds
+
+    @property
+    def max_seeds(self):
+        return self.c.max_seeds
+
+    def entry(self, pits):
+        """(value, cycle-dependent) of the board ``pits``, South to move."""
+        cdef unsigned char b[PITS]
+        cdef int i, seeds
+        for i in range(PITS):
+            b[i] = pits[i]
+        seeds = board_seeds(b)
+        if seeds > self.c.max_seeds:
+            raise ValueError(f"{seeds} seeds: the databases hold up to {self.c.max_seeds}")
+        cdef unsigned char raw = self.c.level[seeds][rank_board(b)]
+        return byte_value(raw), bool(raw & CYCLE_FLAG)
+
+
+# -- Building one seed count ---------------------------------------------------------
+#
+# lo and hi (value + VALUE_BIAS per board of n seeds, side by side in one
+# array: a child costs one cache miss) start at -n and +n and are swept
+# until nothing changes: lo(P) = max over the moves of the move's value
+# with each child at hi (a non-capturing child stays at n seeds and is read
+# in the bounds; a capture leads to a smaller, finished database), hi(P)
+# the same with each child at lo. lo only rises, hi only falls, and their
+# limit is the least fixed point from those extremes whatever the order of
+# the updates, so threads may sweep in place.
+# lo(P) is what the mover can force within finitely many moves, hi(P) what
+# the other side cannot keep him from; lo == hi: the value is that, whatever
+# a cycle would give. Else the value depends on the cycle (CYCLE_FLAG).
+
+cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                       uint64_t i, const int* bars) noexcept nogil:
+    """Recompute the bounds of rank ``i`` (its bars given); returns how
+    many of the two moved."""
+    cdef unsigned char pits[PITS]
+    cdef unsigned char kids[6 * PITS]
+    cdef int gains[6]
+    cdef int played[6]
+    cdef int n, k, left, v_lo, v_hi, best_lo, best_hi, changed = 0
+    cdef const unsigned char* kid
+    cdef uint64_t j
+    board_of_bars(bars, seeds, pits)
+    n = south_moves(pits, rule, kids, gains, played)
+    best_lo = -seeds  # also the value without a move: North takes his row
+    best_hi = -seeds
+    for k in range(n):
+        kid = kids + PITS * k
+        left = board_seeds(kid) if gains[k] else seeds
+        if left == seeds:
+            j = rank_board(kid)
+            v_lo = -byte_value(bounds[2 * j + 1])
+            v_hi = -byte_value(bounds[2 * j])
+        else:
+            v_lo = gains[k] - level_value(d, kid, left)
+            v_hi = v_lo
+        if v_lo > best_lo:
+            best_lo = v_lo
+        if v_hi > best_hi:
+            best_hi = v_hi
+    if best_lo + VALUE_BIAS > bounds[2 * i]:
+        bounds[2 * i] = best_lo + VALUE_BIAS
+        changed += 1
+    if best_hi + VALUE_BIAS < bounds[2 * i + 1]:
+        bounds[2 * i + 1] = best_hi + VALUE_BIAS
+        changed += 1
+    return changed
+
+
+cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                     uint64_t start, uint64_t stop) noexcept nogil:
+    """One pass over the ranks start..stop-1; returns how many bounds moved."""
+    cdef int bars[PITS - 1]
+    cdef uint64_t i
+    cdef long long changed = 0
+    bars_of_rank(start, seeds, bars)
+    for i in range(start, stop):
+        if i > start:
+            next_bars(bars, seeds)
+        if bounds[2 * i] != bounds[2 * i + 1]:  # not settled
+            changed += update(d, seeds, rule, bounds, i, bars)
+    return changed
+
+
+cdef void finish(int seeds, const unsigned char* bounds, unsigned char* out,
+                 uint64_t start, uint64_t stop) noexcept nogil:
+    """The stored byte: lo when lo == hi; else the value of a repetition
+    of the board itself (each side takes his own row), kept within
+    [lo, hi], with CYCLE_FLAG."""
+    cdef int bars[PITS - 1]
+    cdef unsigned char pits[PITS]
+    cdef int own, v, lo, hi
+    cdef uint64_t i
+    bars_of_rank(start, seeds, bars)
+    for i in range(start, stop):
+        if i > start:
+            next_bars(bars, seeds)
+        lo = bounds[2 * i]
+        hi = bounds[2 * i + 1]
+        if lo == hi:
+            out[i] = lo
+            continue
+        board_of_bars(bars, seeds, pits)
+        own = pits[0] + pits[1] + pits[2] + pits[3] + pits[4] + pits[5]
+        v = 2 * own - seeds + VALUE_BIAS
+        if v < lo:
+            v = lo
+        if v > hi:
+            v = hi
+        out[i] = <unsigned char> (v | CYCLE_FLAG)
+
+
+cdef class LevelBuilder:
+    """Builds the database of ``seeds`` seeds from ``smaller`` (a Tablebase
+    holding every smaller count): ``sweep_range`` and ``finish_range``
+    release the GIL, so threads may run them on parts of the ranks."""
+
+    cdef readonly int seeds
+    cdef readonly int rule
+    cdef Tablebase smaller
+    cdef bytearray bounds_buf
+    cdef unsigned char* bounds
+
+    def __init__(self, int seeds, int rule, Tablebase smaller):
+        cdef uint64_t n = positions(seeds)
+        if smaller.c.max_seeds != seeds - 1 or smaller.grandslam != rule:
+            raise ValueError(f"building {seeds} seeds needs the databases of 0..{seeds - 1}")
+        self.seeds = seeds
+        self.rule = rule
+        self.smaller = smaller
+        self.bounds_buf = bytearray([VALUE_BIAS - seeds, VALUE_BIAS + seeds]) * n
+        self.bounds = self.bounds_buf
+
+    @property
+    def count(self):
+        return positions(self.seeds)
+
+    def sweep_range(self, uint64_t start, uint64_t stop):
+        """One pass over ranks start..stop-1; how many bounds moved."""
+        cdef long long changed
+        if stop <= start:
+            return 0
+        with nogil:
+            changed = sweep(&self.smaller.c, self.seeds, self.rule, self.bounds, start, stop)
+        return changed
+
+    def finish_range(self, bytearray out, uint64_t start, uint64_t stop):
+        """Writes the stored bytes of ranks start..stop-1 into ``out``."""
+        cdef unsigned char* dest = out
+        if stop <= start:
+            return
+        with nogil:
+            finish(self.seeds, self.bounds, dest, start, stop)
+
+    def bounds_of(self, pits):
+        """(lo, hi) of a board (for tests)."""
+        cdef unsigned char b[PITS]
+        cdef int i
+        for i in range(PITS):
+            b[i] = pits[i]
+        cdef uint64_t j = rank_board(b)
+        return byte_value(self.bounds[2 * j]), byte_value(self.bounds[2 * j + 1])

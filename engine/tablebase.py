@@ -1,0 +1,322 @@
+"""Oware endgame databases: where they live, their files, building them
+and reading them (docs/databases.md). The compiled work is in _owaredb.pyx.
+
+    >>> from bingwa.engine.tablebase import build, open_tablebase
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> build(folder, 2)
+    [0, 1, 2]
+    >>> tb = open_tablebase(folder)
+    >>> tb.max_seeds
+    2
+
+A file per seed count, ``oware-<rule>-<NN>.bwdb``: a 64-byte header then
+one byte per board (``_owaredb`` explains the byte and the index).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+import zlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import BingwaError, ExtensionMissingError
+from .kernel import compiled_module
+from .oware import GRAND_SLAM_RULES
+
+MAGIC = b"BWOWDB\x00\x00"
+FORMAT_VERSION = 1
+# Bumped whenever the Oware rules the files encode change (oware.py).
+RULES_VERSION = 1
+HEADER = struct.Struct("<8sIIIIQQ")  # magic, format, rules, grand slam, seeds, count, crc32
+HEADER_BYTES = 64
+MAX_SEEDS = 48
+ENV_DIR = "BINGWA_DATABASES"
+BLOCK = 1 << 20  # ranks per work item of a sweep (threads take blocks in turn)
+
+# (seeds, sweep, boards changed) after each pass; (seeds, None, None) when a count is done
+Progress = Callable[[int, int | None, int | None], None]
+
+
+class TablebaseError(BingwaError, ValueError):
+    """A database folder or file that cannot be used: missing, corrupt,
+    built for other rules, or a request out of its range."""
+
+
+def _db() -> Any:
+    module = compiled_module("owaredb")
+    if module is None:
+        raise ExtensionMissingError(
+            "the endgame databases are compiled code (bingwa.engine._owaredb), not built"
+        )
+    return module
+
+
+def default_dir() -> Path:
+    """$BINGWA_DATABASES, else $XDG_DATA_HOME/bingwa/databases, else
+    ~/.local/share/bingwa/databases."""
+    env = os.environ.get(ENV_DIR)
+    if env:
+        return Path(env).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data).expanduser() / "bingwa" / "databases"
+
+
+def rule_index(grandslam: str | int) -> int:
+    if isinstance(grandslam, int):
+        return grandslam
+    try:
+        return GRAND_SLAM_RULES.index(grandslam)
+    except ValueError:
+        raise TablebaseError(
+            f"unknown grand-slam rule {grandslam!r} (known: {', '.join(GRAND_SLAM_RULES)})"
+        ) from None
+
+
+def file_name(seeds: int, grandslam: int = 0) -> str:
+    return f"oware-{GRAND_SLAM_RULES[grandslam]}-{seeds:02d}.bwdb"
+
+
+def positions(seeds: int) -> int:
+    return int(_db().positions(seeds))
+
+
+# -- files ---------------------------------------------------------------------------
+def _header(seeds: int, grandslam: int, data: bytes | bytearray | memoryview) -> bytes:
+    head = HEADER.pack(MAGIC, FORMAT_VERSION, RULES_VERSION, grandslam, seeds, len(data),
+                       zlib.crc32(data))
+    return head.ljust(HEADER_BYTES, b"\x00")
+
+
+def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray) -> Path:
+    """Write one database atomically: a temporary name, fsync, rename (a
+    half-written file never has the final name)."""
+    path = folder / file_name(seeds, grandslam)
+    temp = path.with_suffix(".part")
+    with open(temp, "wb") as out:
+        out.write(_header(seeds, grandslam, data))
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temp, path)
+    return path
+
+
+def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True) -> memoryview:
+    """The values of one file, memory-mapped read-only, after checking its
+    header (and checksum when ``verify``)."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size < HEADER_BYTES:
+                raise TablebaseError(f"{path}: not a bingwa database (too short)")
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except OSError as exc:
+        raise TablebaseError(f"{path}: {exc.strerror or exc}") from None
+    magic, fmt, rules, rule, found_seeds, count, crc = HEADER.unpack_from(mapped, 0)
+    if magic != MAGIC:
+        raise TablebaseError(f"{path}: not a bingwa database")
+    if fmt != FORMAT_VERSION:
+        raise TablebaseError(f"{path}: format version {fmt}, this bingwa reads {FORMAT_VERSION}")
+    if rules != RULES_VERSION:
+        raise TablebaseError(
+            f"{path}: built for Oware rules version {rules}, this bingwa plays {RULES_VERSION}; "
+            "rebuild it"
+        )
+    if rule != grandslam or found_seeds != seeds:
+        raise TablebaseError(
+            f"{path}: holds grandslam={_rule_name(rule)} with {found_seeds} seeds, "
+            f"expected grandslam={GRAND_SLAM_RULES[grandslam]} with {seeds}"
+        )
+    if count != positions(seeds) or size != HEADER_BYTES + count:
+        raise TablebaseError(f"{path}: truncated or padded ({size} bytes, expected "
+                             f"{HEADER_BYTES + positions(seeds)})")
+    view = memoryview(mapped)[HEADER_BYTES:]
+    if verify and zlib.crc32(view) != crc:
+        raise TablebaseError(f"{path}: checksum mismatch (the file is corrupt); rebuild it")
+    return view
+
+
+def _rule_name(rule: int) -> str:
+    return GRAND_SLAM_RULES[rule] if 0 <= rule < len(GRAND_SLAM_RULES) else str(rule)
+
+
+def finished_levels(folder: Path, grandslam: int = 0) -> int:
+    """The largest n such that the files of 0..n all exist (-1: none)."""
+    n = -1
+    while n < MAX_SEEDS and (folder / file_name(n + 1, grandslam)).is_file():
+        n += 1
+    return n
+
+
+def open_tablebase(folder: str | os.PathLike[str] | None = None, grandslam: str | int = 0,
+                   max_seeds: int | None = None, verify: bool = True) -> Any:
+    """The databases of ``folder`` (default_dir()) for ``grandslam``, every
+    seed count from 0 up to the first missing one (or ``max_seeds``)."""
+    rule = rule_index(grandslam)
+    path = Path(folder).expanduser() if folder is not None else default_dir()
+    if not path.is_dir():
+        raise TablebaseError(f"{path}: no such database folder")
+    top = finished_levels(path, rule)
+    if max_seeds is not None:
+        top = min(top, max_seeds)
+    if top < 0:
+        raise TablebaseError(
+            f"{path}: no Oware databases for grandslam={GRAND_SLAM_RULES[rule]} "
+            "(build them with `bingwa solve build oware`)"
+        )
+    levels = [read_level(path / file_name(n, rule), n, rule, verify) for n in range(top + 1)]
+    return _db().Tablebase(rule, levels)
+
+
+# -- building --------------------------------------------------------------------------
+def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int = 0,
+          jobs: int = 1, progress: Progress | None = None) -> list[int]:
+    """Build every missing database of 0..``max_seeds`` seeds into
+    ``folder`` (created), each from the smaller ones; files already there
+    are kept (an interrupted build resumes at the first missing count).
+    Returns the seed counts available afterwards."""
+    rule = rule_index(grandslam)
+    if not 0 <= max_seeds <= MAX_SEEDS:
+        raise TablebaseError(f"--max-seeds must be in 0..{MAX_SEEDS}, not {max_seeds}")
+    if jobs < 1:
+        raise TablebaseError(f"jobs must be at least 1, not {jobs}")
+    path = Path(folder).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TablebaseError(f"{path}: cannot create the folder ({exc.strerror or exc})") from None
+    db = _db()
+    done = finished_levels(path, rule)
+    levels = [read_level(path / file_name(n, rule), n, rule) for n in range(min(done, max_seeds) + 1)]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for seeds in range(len(levels), max_seeds + 1):
+            data = build_level(db, pool, seeds, rule, db.Tablebase(rule, levels), progress)
+            write_level(path, seeds, rule, data)
+            levels.append(read_level(path / file_name(seeds, rule), seeds, rule, verify=False))
+            if progress is not None:
+                progress(seeds, None, None)
+    return list(range(len(levels)))
+
+
+def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smaller: Any,
+                progress: Progress | None) -> bytearray:
+    """The stored bytes of the ``seeds`` database: sweeps until no bound
+    moves, the ranks cut in blocks that the pool's threads take in turn."""
+    builder = db.LevelBuilder(seeds, rule, smaller)
+    count = int(builder.count)
+    blocks = [(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK)]
+    sweep = 0
+    while True:
+        sweep += 1
+        changed = sum(pool.map(lambda b: builder.sweep_range(*b), blocks))
+        if progress is not None:
+            progress(seeds, sweep, changed)
+        if not changed:
+            break
+    out = bytearray(count)
+    list(pool.map(lambda b: builder.finish_range(out, *b), blocks))
+    return out
+
+
+# -- reading -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """A database value: the best final margin of the seeds on the board
+    for the side to move; ``cycle`` when it depends on how cycles end."""
+
+    value: int
+    cycle: bool
+
+
+def board_of(state: Any) -> tuple[int, ...]:
+    """The board of an Oware state seen by the side to move."""
+    pits, _, turn = state
+    return tuple(pits) if turn == 0 else tuple(pits[6:]) + tuple(pits[:6])
+
+
+def seeds_on_board(state: Any) -> int:
+    return sum(state[0])
+
+
+def in_range(tablebase: Any, state: Any) -> bool:
+    return seeds_on_board(state) <= tablebase.max_seeds
+
+
+def entry(tablebase: Any, state: Any) -> Entry:
+    """The database entry of ``state`` (TablebaseError out of range)."""
+    if not in_range(tablebase, state):
+        raise TablebaseError(
+            f"{seeds_on_board(state)} seeds on the board: the databases hold up to "
+            f"{tablebase.max_seeds}"
+        )
+    value, cycle = tablebase.entry(board_of(state))
+    return Entry(int(value), bool(cycle))
+
+
+def total_margin(tablebase: Any, state: Any) -> int:
+    """The final margin of the whole game for the side to move: captured
+    seeds so far plus the database value of the board."""
+    _, scores, turn = state
+    return scores[turn] - scores[1 - turn] + entry(tablebase, state).value
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """A legal move and the final margin it leads to for the mover, with
+    perfect play after it (``ends``: the game ends with the move, by the
+    rules or by a repetition, and the value is that end's margin)."""
+
+    move: str
+    value: int
+    capture: bool
+    ends: bool
+
+
+def move_values(tablebase: Any, position: Any) -> list[MoveValue]:
+    """Every legal move of ``position`` (Oware, within the databases) with
+    its value, as the search sees it: a move that ends the game (more than
+    24 captured, an empty row, a repetition of a position of the game) is
+    valued by that end; any other by the seeds it captures plus the
+    databases' value of the position after it."""
+    if not in_range(tablebase, position.state):
+        raise TablebaseError(
+            f"{seeds_on_board(position.state)} seeds on the board: the databases hold up to "
+            f"{tablebase.max_seeds}"
+        )
+    mover = position.turn
+    out = []
+    for move in position.legal_moves():
+        child = position.play(move)
+        scores = child.state[1]
+        capture = scores != position.state[1]
+        outcome = child.outcome()
+        if outcome is not None:
+            out.append(MoveValue(move.text, outcome.margin(mover), capture, True))
+            continue
+        value = scores[mover] - scores[1 - mover] - entry(tablebase, child.state).value
+        out.append(MoveValue(move.text, value, capture, False))
+    return out
+
+
+def best_move(values: list[MoveValue]) -> MoveValue:
+    """The best value; among equals a capture first (it makes progress,
+    and the position after it starts a fresh history), then the first."""
+    return max(values, key=lambda m: (m.value, m.capture))
+
+
+def check_folder(folder: str | os.PathLike[str]) -> None:
+    """TablebaseError unless ``folder`` holds the databases of some rule."""
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise TablebaseError(f"{path}: no such database folder")
+    if all(finished_levels(path, rule) < 0 for rule in range(len(GRAND_SLAM_RULES))):
+        raise TablebaseError(
+            f"{path}: no Oware databases there (build them with `bingwa solve build oware`)"
+        )

@@ -1,0 +1,196 @@
+"""The Oware endgame databases (engine/_owaredb.pyx, engine/tablebase.py):
+ranking, the rules on a bare board, the values against an exhaustive
+history-aware solver written apart (tablebase_exhaustive.py), the files."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from tablebase_exhaustive import ExhaustiveSolver, boards
+
+from bingwa.engine import tablebase
+from bingwa.engine.oware import GRAND_SLAM_RULES, OwareRules, own_rows_scores
+from bingwa.engine.tablebase import TablebaseError
+
+db = pytest.importorskip("bingwa.engine._owaredb")
+
+SMALL = 6  # seeds: every database up to here builds in well under a second
+
+
+@pytest.fixture(scope="module")
+def small_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("databases")
+    tablebase.build(folder, SMALL)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def small(small_dir: Path):
+    return tablebase.open_tablebase(small_dir)
+
+
+def state_of(board: tuple[int, ...], side: int = 0):
+    return (board, (0, 0), side)
+
+
+# -- ranking ------------------------------------------------------------------
+@pytest.mark.parametrize("seeds", range(6))
+def test_rank_is_a_bijection_onto_the_combinations(seeds: int) -> None:
+    count = db.positions(seeds)
+    ranks = sorted(db.rank(b) for b in boards(seeds))
+    assert ranks == list(range(count))
+    assert all(db.rank(db.unrank(i, seeds)) == i for i in range(count))
+
+
+def test_positions_are_the_stars_and_bars_counts() -> None:
+    assert [db.positions(n) for n in (0, 1, 2, 24)] == [1, 12, 78, 417225900]
+
+
+# -- the rules on a bare board ---------------------------------------------------------
+def kernel_moves(board: tuple[int, ...], rule: int):
+    rules = OwareRules(rule)
+    state = state_of(board)
+    out = []
+    for move in rules.legal_moves(state):
+        pits, scores, _ = rules.play(state, move)
+        out.append((move, tuple(pits[6:]) + tuple(pits[:6]), scores[0] - scores[1]))
+    return out
+
+
+@pytest.mark.parametrize("rule", range(len(GRAND_SLAM_RULES)))
+def test_bare_board_moves_are_the_kernels(rule: int) -> None:
+    rng = random.Random(rule)
+    cases = [b for n in range(5) for b in boards(n)]
+    for _ in range(3000):  # larger boards, laps of 12+ seeds included
+        cases.append(tuple(rng.choice((0, 0, 1, 1, 2, 3, 5, 13)) for _ in range(12)))
+    for board in cases:
+        assert db.moves_of(board, rule) == kernel_moves(board, rule), board
+
+
+# -- values --------------------------------------------------------------------
+def test_every_value_within_two_seeds_is_the_exhaustive_history_aware_one(small) -> None:
+    """Every position of up to 2 seeds, South to move: exhaustive values."""
+    solved = ExhaustiveSolver().solve(2)
+    for board in (b for n in range(3) for b in boards(n)):
+        entry = tablebase.entry(small, state_of(board))
+        if entry.cycle:
+            continue
+        assert entry.value == solved[state_of(board)], board
+
+
+@pytest.mark.slow  # about 30 s: benchmarks/databases.py goes further
+def test_exact_values_agree_with_the_exhaustive_solver_on_three_seeds(small) -> None:
+    """The entries not marked cycle-dependent are the value of the game
+    started there with no history (docs/databases.md); the solver takes
+    the database's values as guesses only (null windows confirm them)."""
+    values = ExhaustiveSolver(guess=lambda s: tablebase.entry(small, s).value).solve(3)
+    exact = 0
+    for board in boards(3):
+        entry = tablebase.entry(small, state_of(board))
+        if not entry.cycle:
+            exact += 1
+            assert entry.value == values[state_of(board)], board
+    assert exact == 300
+
+
+def move_value(rules: OwareRules, small, state, move: int) -> int:
+    child = rules.play(state, move)
+    gain = child[1][0] - child[1][1]
+    return gain - tablebase.entry(small, (child[0], (0, 0), 1)).value
+
+
+@pytest.mark.parametrize("rule", [0, GRAND_SLAM_RULES.index("capture")])
+def test_exact_values_are_the_best_move_by_the_kernels_rules(rule: int, tmp_path: Path) -> None:
+    """At every entry not marked cycle-dependent, the value is the best of
+    its moves' values (the kernel plays them); empty rows give the seeds
+    to the other side."""
+    tablebase.build(tmp_path, 5, GRAND_SLAM_RULES[rule])
+    tb = tablebase.open_tablebase(tmp_path, GRAND_SLAM_RULES[rule])
+    rules = OwareRules(rule)
+    checked = 0
+    for board in (b for n in range(6) for b in boards(n)):
+        state = state_of(board)
+        entry = tablebase.entry(tb, state)
+        moves = rules.legal_moves(state)
+        if not moves:
+            scores = own_rows_scores(state)
+            assert entry.value == scores[0] - scores[1]
+            continue
+        if entry.cycle:
+            continue
+        assert entry.value == max(move_value(rules, tb, state, m) for m in moves), board
+        checked += 1
+    assert checked > 4000
+
+
+def test_north_to_move_reads_the_board_turned_round(small) -> None:
+    board = (0, 0, 0, 0, 1, 2, 0, 1, 0, 0, 0, 0)
+    turned = board[6:] + board[:6]
+    assert tablebase.entry(small, (turned, (0, 0), 1)) == tablebase.entry(small, state_of(board))
+    assert tablebase.total_margin(small, (board, (20, 25 - 3), 0)) == (
+        20 - 22 + tablebase.entry(small, state_of(board)).value)
+
+
+# -- files ----------------------------------------------------------------------------
+def test_build_resumes_and_keeps_the_finished_counts(tmp_path: Path) -> None:
+    assert tablebase.build(tmp_path, 3) == [0, 1, 2, 3]
+    kept = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    (tmp_path / tablebase.file_name(4)).with_suffix(".part").write_bytes(b"half")
+    seen = []
+    tablebase.build(tmp_path, 5, progress=lambda n, sweep, changed: seen.append(n))
+    assert set(seen) == {4, 5}
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir() if p.name in kept} == kept
+    assert tablebase.finished_levels(tmp_path) == 5
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_threads_build_the_same_bytes(tmp_path: Path, small_dir: Path) -> None:
+    tablebase.build(tmp_path, SMALL, jobs=2)
+    for n in range(SMALL + 1):
+        name = tablebase.file_name(n)
+        assert (tmp_path / name).read_bytes() == (small_dir / name).read_bytes()
+
+
+def copy_databases(source: Path, target: Path, top: int) -> None:
+    for n in range(top + 1):
+        name = tablebase.file_name(n)
+        (target / name).write_bytes((source / name).read_bytes())
+
+
+def test_a_corrupt_file_is_refused(tmp_path: Path, small_dir: Path) -> None:
+    copy_databases(small_dir, tmp_path, 4)
+    path = tmp_path / tablebase.file_name(4)
+    data = bytearray(path.read_bytes())
+    data[tablebase.HEADER_BYTES + 10] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(TablebaseError, match="checksum mismatch"):
+        tablebase.open_tablebase(tmp_path)
+    path.write_bytes(bytes(data[:-1]))
+    with pytest.raises(TablebaseError, match="truncated"):
+        tablebase.open_tablebase(tmp_path)
+
+
+def test_a_file_of_other_rules_or_seeds_is_refused(tmp_path: Path, small_dir: Path) -> None:
+    copy_databases(small_dir, tmp_path, 3)
+    os.replace(tmp_path / tablebase.file_name(3), tmp_path / tablebase.file_name(3, 2))
+    (tmp_path / tablebase.file_name(0, 2)).write_bytes((small_dir / tablebase.file_name(0)).read_bytes())
+    with pytest.raises(TablebaseError, match="expected grandslam=capture"):
+        tablebase.open_tablebase(tmp_path, "capture")
+    (tmp_path / tablebase.file_name(4)).write_bytes(b"not a database, certainly not")
+    copy_databases(small_dir, tmp_path, 3)
+    with pytest.raises(TablebaseError, match="not a bingwa database"):
+        tablebase.open_tablebase(tmp_path)
+
+
+def test_missing_folders_and_out_of_range_positions_are_clear_errors(small, tmp_path: Path) -> None:
+    with pytest.raises(TablebaseError, match="no such database folder"):
+        tablebase.open_tablebase(tmp_path / "nowhere")
+    with pytest.raises(TablebaseError, match="no Oware databases"):
+        tablebase.open_tablebase(tmp_path)
+    with pytest.raises(TablebaseError, match="hold up to 6"):
+        tablebase.entry(small, ((4,) * 12, (0, 0), 0))
+    with pytest.raises(TablebaseError, match="unknown grand-slam rule"):
+        tablebase.open_tablebase(tmp_path, "sometimes")
