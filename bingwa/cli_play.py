@@ -444,7 +444,7 @@ class PlaySession:
 @click.option("--bot", "-b", "bot_name", default=None,
               help="The opponent (default: alphabeta); see bingwa bots.")
 @click.option("--side", type=click.Choice(["south", "north"]), default="south",
-              show_default=True, help="Your side (South moves first).")
+              show_default=True, help="Your side (South moves first); the board is drawn from it.")
 @click.option("--time", "move_time", type=click.FloatRange(0.001, 3600), default=1.0,
               show_default=True, help="The bot's thinking time a move, in seconds.")
 @click.option("--position", "-p", "position_text", help="Start from this position string.")
