@@ -37,7 +37,7 @@ def run_stoppable(work: Callable[[threading.Event], T]) -> T:
     """``work(stop)`` on a worker thread, its result returned.
 
     Compiled searches keep the main thread from seeing Ctrl-C until they
-    return; waiting here in short joins lets it arrive at once. The first
+    return; waiting here in short waits lets it arrive at once. The first
     Ctrl-C sets ``stop`` and waits for the work to return what it has
     (raised as ``Interrupted(partial)``); a second one leaves it behind.
     """
