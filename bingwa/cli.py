@@ -5,17 +5,95 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, NoReturn
+import threading
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from bingwa import __version__
+
+T = TypeVar("T")
+
+EXIT_INTERRUPTED = 130  # what shells report for a job ended by Ctrl-C (128 + SIGINT)
 
 
 def fail(message: str) -> NoReturn:
     """One clear line on stderr, exit status 2."""
     click.echo(f"bingwa: error: {message}", err=True)
     sys.exit(2)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``run_stoppable``: ``partial`` is what the work
+    returned once told to stop (None if it had not returned)."""
+
+    def __init__(self, partial: Any = None) -> None:
+        super().__init__()
+        self.partial = partial
+
+
+def run_stoppable(work: Callable[[threading.Event], T]) -> T:
+    """``work(stop)`` on a worker thread, its result returned.
+
+    Compiled searches keep the main thread from seeing Ctrl-C until they
+    return; waiting here in short waits lets it arrive at once. The first
+    Ctrl-C sets ``stop`` and waits for the work to return what it has
+    (raised as ``Interrupted(partial)``); a second one leaves it behind.
+    """
+    stop = threading.Event()
+    done = threading.Event()
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = work(stop)
+        except BaseException as exc:  # noqa: BLE001 handed to the main thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    # waited for with an Event: a Thread.join that Ctrl-C interrupts marks the
+    # thread finished while it still runs (CPython 3.11)
+    threading.Thread(target=target, daemon=True, name="bingwa-work").start()
+    while not done.is_set():
+        try:
+            done.wait(0.05)
+        except KeyboardInterrupt:
+            if stop.is_set():
+                raise Interrupted() from None
+            stop.set()
+    if "error" in outcome:
+        raise outcome["error"]
+    if stop.is_set():
+        raise Interrupted(outcome.get("value"))
+    return outcome["value"]
+
+
+def usage_error(exc: click.UsageError, command: str) -> NoReturn:
+    """click's usage error as one line, with where to look."""
+    fail(f"{exc.format_message()} (see bingwa{' ' + command if command else ''} --help)")
+
+
+class BingwaGroup(click.Group):
+    """The command group: whatever a command does, a bad argument is one
+    error line and Ctrl-C is one line and exit status 130."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            usage_error(exc, "")
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            usage_error(exc, ctx.invoked_subcommand or "")
+        except KeyboardInterrupt:
+            click.echo("bingwa: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
 
 
 def load_variant(spec: str, options: tuple[str, ...] = ()) -> Any:
@@ -54,7 +132,7 @@ variant_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=BingwaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bingwa")
 def main() -> None:
     """bingwa: an engine for mancala games (Oware, Ayoayo, Bao, Kalah)."""

@@ -9,16 +9,16 @@ the session goes on.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
-from bingwa.cli import fail, load_position, load_variant, main, variant_option
+from bingwa.cli import fail, load_position, load_variant, main, run_stoppable, variant_option
 
 SIDES = {"south": 0, "north": 1}
 SIDE_WORDS = ("South", "North")
@@ -42,8 +42,12 @@ def bots_command() -> None:
 
 
 def make_bot(name: str, settings: tuple[str, ...] = ()) -> Any:
-    """A new bot ``name`` with ``NAME=VALUE`` options set, or one error line."""
+    """A new bot ``name`` with ``NAME=VALUE`` options set, or one error line;
+    an external engine is started now, so that a bad command fails here and
+    not at the bot's first move."""
     from bingwa.bots import BotOptionError, find_bot
+    from bingwa.bots.external import ExternalBot
+    from bingwa.protocol.client import EngineError
 
     try:
         bot = find_bot(name)()
@@ -56,6 +60,11 @@ def make_bot(name: str, settings: tuple[str, ...] = ()) -> Any:
         try:
             bot.set_option(option, value)
         except BotOptionError as exc:
+            fail(f"bot {name}: {exc}")
+    if isinstance(bot, ExternalBot):
+        try:
+            bot.ensure_started()
+        except EngineError as exc:
             fail(f"bot {name}: {exc}")
     bot.new_game()
     return bot
@@ -109,8 +118,8 @@ def engine_view(position: Any, seconds: float, count: int, bot_name: str = HINT_
         if info.pv:
             lines[info.multipv or 1] = info
 
-    result = bot.go(position, Limits(movetime=max(1, int(seconds * 1000))), keep,
-                    threading.Event())
+    limits = Limits(movetime=max(1, int(seconds * 1000)))
+    result = run_stoppable(lambda stop: bot.go(position, limits, keep, stop))
     if not lines and result.best:  # a bot that reports nothing: its move alone
         lines[1] = Info(pv=[result.best])
     return [
@@ -133,13 +142,62 @@ def describe_outcome(outcome: Any) -> str:
     return f"{SIDE_WORDS[outcome.winner]} wins {south}-{north} ({outcome.termination.value})"
 
 
+# The two layouts Position.draw() makes: two rows (engine/tworow.py: a
+# 10-character head, then one cell per pit) and Bao's four rows
+# (engine/bao_notation.py: a 3-character head, cells of 6), each row
+# followed by a summary line. Turning reorders the rows and reverses each
+# row's cells; a picture of another shape is shown as it is.
+TWO_ROW_HEAD, BAO_HEAD = 10, 3
+
+
+def reverse_cells(line: str, head: int, count: int, width: int) -> str:
+    """``line`` with its ``count`` cells of ``width`` after ``head``
+    characters in the opposite order (what follows them kept)."""
+    body = line[head:].ljust(count * width)
+    cells = [body[i * width:(i + 1) * width] for i in range(count)]
+    return (line[:head] + "".join(reversed(cells)) + body[count * width:]).rstrip()
+
+
+def turned_picture(picture: str) -> str:
+    """The board drawn from North's side: North's row at the bottom, read
+    left to right from North's first pit."""
+    lines = picture.split("\n")
+    order: tuple[int, ...]
+    if len(lines) == 5:
+        head, order = TWO_ROW_HEAD, (3, 2, 1, 0)
+    elif len(lines) == 8:
+        head, order = BAO_HEAD, (6, 5, 4, 3, 2, 1, 0)
+    else:
+        return picture
+    count = len(lines[0].split())
+    width = (len(lines[0]) - head + 1) // max(1, count)
+    turned = [lines[i] if set(lines[i].strip()) == {"-"} else
+              reverse_cells(lines[i], head, count, width) for i in order]
+    return "\n".join([*turned, lines[-1]])
+
+
 class Terminal:
     """Lines in, lines out: stdin and click.echo, or anything for tests."""
 
     def __init__(self, read: Callable[[], str] | None = None,
                  echo: Callable[[str], None] | None = None) -> None:
+        # a live status line only on a real terminal, never in a script
+        self.live = read is None and echo is None and sys.stdout.isatty()
         self._read = read or sys.stdin.readline
         self.echo = echo or click.echo
+
+    @contextlib.contextmanager
+    def thinking(self, text: str) -> Iterator[Callable[[str], None]]:
+        """Say ``text`` while a bot searches: a live status line (updated
+        through the function yielded) on a terminal, one line otherwise."""
+        if self.live:
+            from rich.console import Console
+
+            with Console().status(text) as status:
+                yield lambda more: status.update(f"{text} {more}")
+            return
+        self.echo(text)
+        yield lambda more: None
 
     def ask(self, prompt: str) -> str | None:
         """The next line (None at the end of input)."""
@@ -207,7 +265,8 @@ class PlaySession:
     def show(self) -> None:
         echo = self.term.echo
         echo("")
-        echo(self.pos.draw())
+        picture = self.pos.draw()
+        echo(turned_picture(picture) if self.human == 1 else picture)
         if self.pos.move_stack:
             last = self.pos.move_stack[-1]
             who = "you" if self.movers[-1] == self.human else f"bingwa ({self.bot_name})"
@@ -284,9 +343,18 @@ class PlaySession:
         infos: list[Info] = []
         start = time.monotonic()
         side = self.pos.turn
+        limits = Limits(movetime=max(1, int(self.move_time * 1000)))
         try:
-            result = self.bot.go(self.pos, Limits(movetime=max(1, int(self.move_time * 1000))),
-                                 infos.append, threading.Event())
+            with self.term.thinking(f"bingwa ({self.bot_name}) is thinking "
+                                    f"({self.move_time:g} s)...") as progress:
+
+                def report(info: Info) -> None:
+                    infos.append(info)
+                    if info.depth and info.pv:
+                        progress(f"depth {info.depth}, "
+                                 f"{format_score(info.score_cp, info.score_mate)}, {info.pv[0]}")
+
+                result = run_stoppable(lambda stop: self.bot.go(self.pos, limits, report, stop))
         except Exception as exc:  # noqa: BLE001 any failure of a bot (an external engine...)
             self.term.echo(f"bingwa ({self.bot_name}) failed: {type(exc).__name__}: {exc}")
             self.end(side, "CRASH")
@@ -373,17 +441,17 @@ class PlaySession:
 
 @main.command()
 @click.argument("variant")
-@click.option("--bot", "bot_name", default=None,
+@click.option("--bot", "-b", "bot_name", default=None,
               help="The opponent (default: alphabeta); see bingwa bots.")
 @click.option("--side", type=click.Choice(["south", "north"]), default="south",
-              show_default=True, help="Your side (South moves first).")
+              show_default=True, help="Your side (South moves first); the board is drawn from it.")
 @click.option("--time", "move_time", type=click.FloatRange(0.001, 3600), default=1.0,
               show_default=True, help="The bot's thinking time a move, in seconds.")
 @click.option("--position", "-p", "position_text", help="Start from this position string.")
 @click.option("--hint-time", type=click.FloatRange(0.001, 3600), default=1.0,
               show_default=True, help="Thinking time of the hint command, in seconds.")
-@click.option("--bot-option", "-b", "bot_options", multiple=True, metavar="NAME=VALUE",
-              help="A bot option, e.g. -b Seed=3 or -b 'Skill Level=5'.")
+@click.option("--bot-option", "-B", "bot_options", multiple=True, metavar="NAME=VALUE",
+              help="A bot option, e.g. -B Seed=3 or -B 'Skill Level=5'.")
 @variant_option
 def play(variant: str, bot_name: str | None, side: str, move_time: float,
          position_text: str | None, hint_time: float, bot_options: tuple[str, ...],
@@ -401,7 +469,8 @@ def play(variant: str, bot_name: str | None, side: str, move_time: float,
     try:
         session.run()
     except KeyboardInterrupt:
-        click.echo("\ninterrupted")
+        click.echo()  # end the prompt's line; the group says "interrupted"
+        raise
 
 
 # -- replay ----------------------------------------------------------------
@@ -560,14 +629,14 @@ class ReplaySession:
 @click.option("--game", "-g", "game_number", type=click.IntRange(1), default=1,
               show_default=True, help="Which game of the file.")
 @click.option("--ply", type=click.IntRange(0), default=0, help="Start after this many plies.")
-@click.option("--bot", "bot_name", default=HINT_BOT, show_default=True,
+@click.option("--bot", "-b", "bot_name", default=HINT_BOT, show_default=True,
               help="The engine the analyse command asks.")
 @click.option("--time", "seconds", type=click.FloatRange(0.001, 3600), default=1.0,
               show_default=True, help="Thinking time of analyse, in seconds.")
 @click.option("--lines", "count", type=click.IntRange(1, 256), default=3, show_default=True,
               help="Moves analyse ranks.")
-@click.option("--bot-option", "-b", "bot_options", multiple=True, metavar="NAME=VALUE",
-              help="An option of the analysing bot.")
+@click.option("--bot-option", "-B", "bot_options", multiple=True, metavar="NAME=VALUE",
+              help="An option of the analysing bot, e.g. -B MultiPV=3.")
 def replay(file: str, game_number: int, ply: int, bot_name: str, seconds: float, count: int,
            bot_options: tuple[str, ...]) -> None:
     """Step through a game record (bingwa records, or Aualé's .ogn) and ask
@@ -594,4 +663,5 @@ def replay(file: str, game_number: int, ply: int, bot_name: str, seconds: float,
     try:
         session.run()
     except KeyboardInterrupt:
-        click.echo("\ninterrupted")
+        click.echo()  # end the prompt's line; the group says "interrupted"
+        raise

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import click
 
-from bingwa.cli import fail, load_position, load_variant, main, variant_option
+from bingwa.cli import (
+    Interrupted,
+    fail,
+    load_position,
+    load_variant,
+    main,
+    run_stoppable,
+    variant_option,
+)
 
 BENCH_HASH_MB = 16
 BENCH_DEPTH_DEFAULT = 8
@@ -47,10 +56,11 @@ def bench_positions(variant, plies=BENCH_PLIES, seed: int = BENCH_SEED):
 
 
 def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=None, echo=None,
-              stop=None):
-    """Search every bench position; returns (nodes, seconds, per-variant
-    [(name, nodes, seconds)]). ``stop`` (an Event) ends it early: the
-    figures are then those of the variants done."""
+              stop: threading.Event | None = None):
+    """Search every bench position of ``variants`` (names or Variant
+    objects; default: every registered variant); returns (nodes, seconds,
+    per-variant [(name, nodes, seconds)]). Setting ``stop`` ends it early
+    (and its count then means nothing)."""
     from bingwa.engine import find_variant, variant_names
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
@@ -59,8 +69,9 @@ def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=N
     total_nodes = 0
     total_time = 0.0
     rows: list[tuple[str, int, float]] = []
-    for name in variants or variant_names():
-        variant = find_variant(name)
+    for chosen in variants or variant_names():
+        variant = find_variant(chosen) if isinstance(chosen, str) else chosen
+        name = variant.name
         d = depth or BENCH_DEPTHS.get(name, BENCH_DEPTH_DEFAULT)
         nodes = 0
         elapsed = 0.0
@@ -76,7 +87,7 @@ def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=N
             if echo:
                 echo(f"{name} position {i} ({pos.text()}): depth {d}, best {result.best}, "
                      f"{searcher.nodes} nodes")
-        rows.append((name, nodes, elapsed))
+        rows.append((variant.spec(), nodes, elapsed))
         total_nodes += nodes
         total_time += elapsed
     return total_nodes, total_time, rows
@@ -87,20 +98,23 @@ def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=N
               help="One depth for every variant (default: the bench's own).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=BENCH_HASH_MB,
               show_default=True, help="Table size in MiB.")
-@click.option("--variant", "variants", multiple=True, help="Only these variants.")
-@click.option("--verbose", "-v", is_flag=True, help="One line per position.")
-def bench(depth: int | None, hash_mb: int, variants: tuple[str, ...], verbose: bool) -> None:
+@click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
+              help="Only this variant (repeatable).")
+@variant_option
+@click.option("--verbose", is_flag=True, help="One line per position.")
+def bench(depth: int | None, hash_mb: int, variants: tuple[str, ...], options: tuple[str, ...],
+          verbose: bool) -> None:
     """Search fixed positions of every variant to a fixed depth and print
-    the node count (the search's signature) and the speed."""
+    the node count (the search's signature) and the speed. With -o the
+    variants are played with those options (each must take them); the
+    signature is the count without options."""
     from bingwa.engine import BingwaError, variant_names
 
-    known = variant_names()
-    for name in variants:
-        if name not in known:
-            fail(f"unknown variant {name!r} (known: {', '.join(known)})")
+    names = list(variants) or variant_names()
+    chosen = [load_variant(name, options) for name in names]
     try:
-        nodes, seconds, rows = bench_run(depth, hash_mb, list(variants) or None,
-                                         click.echo if verbose else None)
+        nodes, seconds, rows = run_stoppable(lambda stop: bench_run(
+            depth, hash_mb, chosen, click.echo if verbose else None, stop))
     except BingwaError as exc:
         fail(str(exc))
     for name, n, s in rows:
@@ -192,13 +206,28 @@ def analyse(
             from bingwa.engine.tablebase import open_tablebase
 
             searcher.set_tablebase(open_tablebase(tablebase_dir, getattr(var, "grandslam", 0)))
-        result = searcher.search(pos, limits, lambda info: click.echo(format_info(info)),
-                                 threading.Event(), multipv=multipv)
     except BingwaError as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
-        fail("interrupted")
-    click.echo(f"bestmove {result.best}" + (f" ponder {result.ponder}" if result.ponder else ""))
-    click.echo(f"Ranked moves ({pos.turn_name} to move, depth {searcher.lines[0].info.depth}):")
+
+    def search(stop: threading.Event) -> Any:
+        return searcher.search(pos, limits, lambda info: click.echo(format_info(info)), stop,
+                               multipv=multipv)
+
+    try:
+        run_stoppable(search)
+    except BingwaError as exc:
+        fail(str(exc))
+    except Interrupted:
+        if searcher.lines:  # the best line found so far, then exit 130
+            show_ranked_lines(pos, searcher)
+        raise
+    show_ranked_lines(pos, searcher)
+
+
+def show_ranked_lines(pos: Any, searcher: Any) -> None:
+    best = searcher.lines[0]
+    ponder = f" ponder {best.pv[1]}" if len(best.pv) > 1 else ""
+    click.echo(f"bestmove {best.move}{ponder}")
+    click.echo(f"Ranked moves ({pos.turn_name} to move, depth {best.info.depth}):")
     for rank, line in enumerate(searcher.lines, 1):
         click.echo(f"{rank:>3}. {line.move:<8} {format_score(line.info):>14}   {' '.join(line.pv)}")

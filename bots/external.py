@@ -5,8 +5,10 @@
 Options:
 
 - ``Command``: the engine's command line (split like a shell does), e.g.
-  ``bingwa engine --bot mcts``; started at the first ``go`` and again after
-  the command changes or the engine fails.
+  ``bingwa engine --bot mcts``; started at the first ``go`` (or by
+  ``ensure_started``, which the command line calls before a game so that a
+  bad command fails at once) and again after the command changes or the
+  engine fails.
 - ``Engine Dialect``: ``uci`` or ``auale`` (the Aualé GUI's Oware dialect).
 - ``Engine Options``: ``Name=Value`` pairs separated by ``;`` sent with
   ``setoption`` after the handshake (``Hash=64; Skill Level=5``).
@@ -118,6 +120,11 @@ class ExternalBot(Bot):
         option = self.find_option(name)
         if option.name == "Engine Options":
             parse_engine_options(value or "")  # refuse a malformed list now
+        elif option.name == "Command":
+            try:
+                shlex.split(value or "")
+            except ValueError as exc:  # an unclosed quote
+                raise BotOptionError(f"option Command: {exc} in {value!r}") from None
         super().set_option(name, value)
         if option.name in ("Command", "Engine Dialect", "Engine Options", "Log"):
             self.close()  # the next go starts the engine afresh
@@ -165,6 +172,12 @@ class ExternalBot(Bot):
         self.engine = engine
         self.variant = None
         return engine
+
+    def ensure_started(self) -> None:
+        """Start the engine now unless it runs: EngineError (EngineStartError
+        for a command that cannot start) instead of a failed first move."""
+        if self.engine is None:
+            self.start()
 
     def close(self) -> None:
         if self.engine is not None:

@@ -179,3 +179,21 @@ def test_served_by_bingwa_engine_and_configured_with_setoption() -> None:
         engine.set_option("Moves", "d e")
         result = engine.play(Position("oware"), Limits(depth=1), timeout=30)
         assert result.move is not None and result.move.text in ("d", "e")
+
+
+def test_ensure_started_reports_a_bad_command_before_any_move() -> None:
+    bot = external("/no/such/engine")
+    with pytest.raises(EngineStartError, match="cannot start '/no/such/engine'"):
+        bot.ensure_started()
+    bot = external(engine_command("greedy"))
+    try:
+        bot.ensure_started()
+        assert bot.engine is not None  # running before the first go
+    finally:
+        bot.close()
+
+
+def test_a_command_with_an_unclosed_quote_is_refused_when_set() -> None:
+    bot = find_bot("external")()
+    with pytest.raises(BotOptionError, match="No closing quotation"):
+        bot.set_option("Command", 'bingwa "engine')

@@ -45,6 +45,9 @@ def test_bad_input_gets_one_error_line_and_a_nonzero_exit():
         (("perft", "oware", "3", "-p", "4,4/4,4 0 0 s"), "South's row has 2 pits, not 6"),
         (("perft", "oware", "3", "-m", "a a"), "move 2: a: not your pit"),
         (("perft", "oware", "3", "-o", "grandslam=perhaps"), "grandslam takes one of"),
+        (("demo", "--depth", "-1"), "'--depth': -1 is not in the range 1<=x<=11"),
+        (("perft", "oware", "99"), "'DEPTH': 99 is not in the range 0<=x<=64"),
+        (("nosuch",), "No such command 'nosuch'"),
     ]:
         proc = subprocess.run(
             [sys.executable, "-m", "bingwa", *args], capture_output=True, text=True, timeout=60
@@ -62,9 +65,73 @@ def test_variants_lists_every_variant_with_options():
     assert "kalah" in result.output and "pits=1..12" in result.output
 
 
-def test_demo_plays_games_on_every_variant():
-    result = run("demo", "--games", "2", "--depth", "4")
+def test_demo_shows_a_table_per_variant_with_perft_and_games():
+    from bingwa.engine import variant_names
+
+    result = run("demo", "--games", "2", "--depth", "4", "--search-depth", "2")
     assert result.exit_code == 0, result.output
-    assert "oware: perft(4) = 1014" in result.output
-    assert result.output.count("game 2:") >= 3
-    assert "alphabeta vs greedy" in result.output and "wins: alphabeta" in result.output
+    assert "oware: perft(4) = 1,014 leaves in " in result.output
+    blocks = result.output.strip().split("\n\n")
+    assert [b.split(":")[0] for b in blocks[:-1]] == variant_names()
+    for block in blocks[:-1]:
+        title, header, *games, caption = block.splitlines()
+        assert "M leaves/s" in title
+        assert header.split() == ["game", "South", "North", "result", "plies", "end", "scores"]
+        assert [g.split()[1:3] for g in games] == [["alphabeta", "greedy"], ["greedy", "alphabeta"]]
+        for game in games:
+            assert game.split()[3] in ("1-0", "0-1", "1/2-1/2", "*")
+            assert int(game.split()[4]) > 0  # plies
+        assert caption.strip().startswith("alphabeta (depth 2) ")
+    assert blocks[-1].startswith("demo done in ")
+
+
+def test_demo_columns_are_aligned_in_plain_text():
+    from bingwa.cli_demo import Table, plain_lines
+
+    table = Table("t", ("game", "South", "plies"), [("1", "alphabeta", "5"), ("12", "greedy", "140")])
+    assert plain_lines(table) == [
+        "t",
+        "  game  South      plies",
+        "     1  alphabeta      5",
+        "    12  greedy       140",
+    ]
+
+
+def test_demo_draws_a_rich_table_on_a_terminal():
+    import io
+
+    from rich.console import Console
+
+    from bingwa.cli_demo import Table, show_table
+
+    out = io.StringIO()
+    show_table(Table("oware", ("game", "South"), [("1", "alphabeta")], "caption"),
+               Console(file=out, force_terminal=True, width=80))
+    assert "┏" in out.getvalue() and "alphabeta" in out.getvalue()
+
+
+def test_demo_perft_goes_deeper_until_it_takes_measurable_time():
+    from bingwa.cli_demo import PERFT_TARGET_SECONDS, timed_perft
+
+    now = [0.0]
+
+    def clock() -> float:
+        return now[0]
+
+    def count(depth: int) -> int:  # each ply costs 4 times the last
+        now[0] += 0.001 * 4**depth
+        return 10**depth
+
+    run = timed_perft(count, None, clock)
+    assert run.depth == 4 and run.leaves == 10**4  # 0.256 s: the first >= 0.1 s
+    assert run.seconds >= PERFT_TARGET_SECONDS
+    assert timed_perft(count, 2, clock).depth == 2  # --depth is obeyed
+
+
+def test_demo_ranges_are_bounded():
+    for args in (["--depth", "-1"], ["--depth", "100"], ["--search-depth", "0"],
+                 ["--games", "-1"], ["--search-depth", "30"]):
+        result = run("demo", *args)
+        assert result.exit_code == 2, args
+        assert "bingwa: error: Invalid value for" in result.output, args
+        assert "Traceback" not in result.output and "Usage:" not in result.output

@@ -37,7 +37,7 @@ def test_bots_lists_every_bot_on_one_line() -> None:
 
 # -- play: moves and messages -------------------------------------------------
 def test_a_move_is_played_and_the_bot_answers() -> None:
-    result = play("oware", ["c", "quit"], "-b", "Seed=1")
+    result = play("oware", ["c", "quit"], "-B", "Seed=1")
     assert result.exit_code == 0
     assert "you play South, bingwa (random) plays North" in result.output
     assert "Last move: c by you\n" in result.output
@@ -97,7 +97,7 @@ def test_undo_with_nothing_to_undo() -> None:
 
 def test_undo_takes_back_the_move_and_the_reply(tmp_path) -> None:
     path = tmp_path / "undo.bgn"
-    result = play("oware", ["c", "undo", "d", f"save {path}", "quit"], "-b", "Seed=2")
+    result = play("oware", ["c", "undo", "d", f"save {path}", "quit"], "-B", "Seed=2")
     assert result.exit_code == 0
     moves = [m.text for m in read_record(path).moves]
     assert moves[0] == "d" and len(moves) == 2
@@ -106,7 +106,7 @@ def test_undo_takes_back_the_move_and_the_reply(tmp_path) -> None:
 def test_undo_after_extra_turns_goes_back_to_your_turn(tmp_path) -> None:
     # Kalah: c ends in South's store, so South moves twice before North
     path = tmp_path / "kalah.bgn"
-    result = play("kalah", ["c", "b", "undo", f"save {path}", "quit"], "-b", "Seed=4")
+    result = play("kalah", ["c", "b", "undo", f"save {path}", "quit"], "-B", "Seed=4")
     assert result.exit_code == 0
     assert [m.text for m in read_record(path).moves] == ["c"]
 
@@ -117,7 +117,7 @@ def test_end_of_input_quits() -> None:
 
 
 def test_play_as_north_lets_the_bot_open() -> None:
-    result = play("oware", ["quit"], "--side", "north", "-b", "Seed=3")
+    result = play("oware", ["quit"], "--side", "north", "-B", "Seed=3")
     assert "you play North, bingwa (random) plays South" in result.output
     assert re.search(r"bingwa \(random\) plays [a-f]\n", result.output)
     assert "north> " in result.output
@@ -137,7 +137,7 @@ def test_a_whole_game_to_the_end_is_recorded(tmp_path) -> None:
     # a tiny Kalah: every legal move, in order, until the game ends
     path = tmp_path / "whole.bgn"
     lines = [*(["a", "b"] * 10), f"save {path}", "quit"]
-    result = play("kalah pits=2 seeds=1", lines, "-b", "Seed=5")
+    result = play("kalah pits=2 seeds=1", lines, "-B", "Seed=5")
     assert "Game over: " in result.output
     record = read_record(path)
     final = record.position()
@@ -148,7 +148,7 @@ def test_a_whole_game_to_the_end_is_recorded(tmp_path) -> None:
 
 def test_save_as_ogn(tmp_path) -> None:
     path = tmp_path / "game.ogn"
-    result = play("oware", ["c", f"save {path}", "quit"], "-b", "Seed=6")
+    result = play("oware", ["c", f"save {path}", "quit"], "-B", "Seed=6")
     assert f"saved 2 moves to {path}" in result.output
     (record,) = read_ogn(path)
     assert [m.text for m in record.moves][0] == "c"
@@ -176,7 +176,7 @@ def test_hint_after_the_end() -> None:
 
 def test_bao_moves_in_their_notation(tmp_path) -> None:
     path = tmp_path / "bao.bgn"
-    result = play("bao", ["A1<", "A9<", "B1<", "A7<", f"save {path}", "quit"], "-b", "Seed=1")
+    result = play("bao", ["A1<", "A9<", "B1<", "A7<", f"save {path}", "quit"], "-B", "Seed=1")
     assert "illegal move: A1<: A1 is empty" in result.output
     assert ("unknown command 'A9<' and not a move: 'A9<' is not a Bao move (a pit and a sign, "
             "for example A6<, a5> or A3>+)") in result.output
@@ -195,9 +195,9 @@ def test_the_board_is_drawn_with_letters_scores_and_turn() -> None:
 def test_unknown_bot_and_bad_bot_option_are_one_line_errors() -> None:
     result = run(["play", "oware", "--bot", "nobody"])
     assert result.exit_code == 2 and "unknown bot 'nobody'" in result.output
-    result = run(["play", "oware", "--bot", "random", "-b", "Seed=abc"])
+    result = run(["play", "oware", "--bot", "random", "-B", "Seed=abc"])
     assert result.exit_code == 2 and "option Seed takes a whole number" in result.output
-    result = run(["play", "oware", "--bot", "random", "-b", "Seed"])
+    result = run(["play", "oware", "--bot", "random", "-B", "Seed"])
     assert result.exit_code == 2 and "must be written NAME=VALUE" in result.output
 
 
@@ -250,7 +250,7 @@ def test_replay_asks_the_engine(game_file) -> None:
 
 
 def test_replay_with_another_bot(game_file) -> None:
-    result = run(["replay", str(game_file), "--bot", "mcts", "-b", "Simulations=200"],
+    result = run(["replay", str(game_file), "--bot", "mcts", "-B", "Simulations=200"],
                  ["a 0.05", "quit"])
     assert re.search(r"^\s+1\. [a-f] ", result.output, re.M)
 
@@ -301,13 +301,101 @@ def test_play_through_a_real_pipe() -> None:
     assert "illegal move: A: not your pit (South to move)" in done.stdout
 
 
+CRASHING_ENGINE = """\
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name Crash\\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        sys.exit(3)
+"""
+
+
 def test_a_failing_bot_loses_the_game_and_the_session_goes_on(tmp_path) -> None:
+    import shlex
+    import sys
+
+    engine = tmp_path / "crash.py"
+    engine.write_text(CRASHING_ENGINE)
     path = tmp_path / "crash.bgn"
-    result = run(["play", "oware", "--bot", "external", "--side", "north"],
+    command = f"Command={shlex.quote(sys.executable)} {shlex.quote(str(engine))}"
+    result = run(["play", "oware", "--bot", "external", "-B", command, "--side", "north"],
                  [f"save {path}", "quit"])
-    assert result.exit_code == 0
-    assert ("bingwa (external) failed: EngineStartError: the external bot has no Command "
-            "option set") in result.output
+    assert result.exit_code == 0, result.output
+    assert "bingwa (external) failed: EngineCrash" in result.output
     assert "Game over: North wins by crash" in result.output
     record = read_record(path)
     assert record.result == "0-1" and record.tags["Termination"] == "crash"
+
+
+def test_an_external_bot_with_a_bad_command_fails_at_start() -> None:
+    for setting, message in [
+        ((), "bot external: the external bot has no Command option set"),
+        (("-B", "Command=/no/such/engine"), "bot external: cannot start '/no/such/engine'"),
+        (("-B", 'Command="unclosed'), "option Command: No closing quotation"),
+    ]:
+        result = run(["play", "oware", "--bot", "external", *setting], ["c", "quit"])
+        assert result.exit_code == 2, setting
+        assert message in result.output
+        assert "you play" not in result.output  # no game was started
+
+
+def test_dash_b_names_the_bot_and_dash_capital_b_sets_its_options() -> None:
+    result = play("oware", ["quit"])  # the helper passes --bot random
+    short = run(["play", "oware", "-b", "random", "-B", "Seed=1"], ["quit"])
+    assert short.exit_code == 0 and "bingwa (random) plays North" in short.output
+    assert result.output.splitlines()[0] == short.output.splitlines()[0]
+
+
+def test_the_bot_is_seen_thinking_before_it_plays() -> None:
+    result = play("oware", ["quit"], "--side", "north", "--time", "0.05")
+    lines = result.output.splitlines()
+    thinking = lines.index("bingwa (random) is thinking (0.05 s)...")
+    assert lines[thinking + 1].startswith("bingwa (random) plays ")
+
+
+def test_playing_north_turns_the_board() -> None:
+    output = play("oware", ["c", "quit"], "-B", "Seed=3").output
+    south_view = output.split("\n\n")[1].splitlines()
+    assert south_view[0].split() == list("FEDCBA") and south_view[1].startswith("North")
+    output = play("oware", ["quit"], "--side", "north", "-B", "Seed=3").output
+    north_view = output.split("\n\n")[1].splitlines()
+    assert north_view[:4] == [
+        "             f    e    d    c    b    a",
+        "South   0    4    4    4    4    4    4",
+        "North   0    4    4    4    4    4    4",
+        "             A    B    C    D    E    F",
+    ]
+
+
+def test_the_turned_board_of_a_two_row_game_after_a_move() -> None:
+    from bingwa.cli_play import turned_picture
+
+    pos = Position("oware")
+    pos.push("c")  # South's c: d, e, f and North's A get a seed
+    assert turned_picture(pos.draw()).splitlines() == [
+        "             f    e    d    c    b    a",
+        "South   0    5    5    5  [ 0]   4    4",
+        "North   0    5    4    4    4    4    4",
+        "             A    B    C    D    E    F",
+        "Captured: South 0, North 0; North to move; last move c",
+    ]
+
+
+def test_the_turned_board_of_bao_puts_north_s_rows_at_the_bottom() -> None:
+    from bingwa.cli_play import turned_picture
+
+    picture = Position("bao").draw()
+    turned = turned_picture(picture).splitlines()
+    original = picture.splitlines()
+    assert turned[0].split() == [f"B{i}" for i in range(8, 0, -1)]
+    assert turned[1].split()[0] == "B" and turned[1].endswith("South hand 22")
+    assert turned[5].split()[0] == "b" and turned[5].endswith("North hand 22")
+    assert turned[6].split() == [f"b{i}" for i in range(1, 9)]
+    assert turned[3] == original[3] and turned[-1] == original[-1]
+    # South's front row, now second from the top, read from A8 to A1
+    assert turned[2].split()[1:] == list(reversed(original[4].split()[1:]))
+    assert turned_picture(turned_picture(picture)) == picture
