@@ -91,7 +91,7 @@ def engine(bot_name: str | None, variant: str, dialect: str) -> None:
               help="The dialect the engine speaks.")
 @click.option("--timeout", default=10.0, show_default=True,
               help="Seconds allowed for the handshake and for each search.")
-@click.option("--variant", "variants", multiple=True,
+@click.option("--variant", "-v", "variants", multiple=True,
               help="Check only this variant (repeatable; default: every variant the engine offers).")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def compliance(dialect: str, timeout: float, variants: tuple[str, ...],
