@@ -76,6 +76,7 @@ def engine(bot_name: str | None, variant: str, dialect: str) -> None:
     try:
         status = server.run()
     except KeyboardInterrupt:
+        click.echo("bingwa: interrupted", err=True)
         status = 130
     try:
         stdout.flush()

@@ -95,6 +95,16 @@ def test_ctrl_c_exits_130_with_one_line(args, started, tmp_path) -> None:
     assert "Traceback" not in out
 
 
+def test_ctrl_c_ends_the_engine_with_one_line() -> None:
+    proc = start("engine")
+    proc.stdin.write("uci\n")
+    proc.stdin.flush()
+    read_until(proc.stdout, "uciok")
+    out, err, seconds = interrupt(proc)
+    assert proc.returncode == 130 and err == "bingwa: interrupted\n", (out, err)
+    assert seconds < 10
+
+
 def test_an_interrupted_analysis_prints_its_best_line() -> None:
     proc = start("analyse", "oware", "--depth", "60", "--multipv", "2")
     read_until(proc.stdout, "info depth 6 ")
