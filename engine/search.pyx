@@ -154,6 +154,19 @@ cdef inline int min_int(int a, int b) noexcept nogil:
     return a if a < b else b
 
 
+cdef inline int pick_next(int* order, int n, int* rank) noexcept nogil:
+    """The move picker of the main search and of quiescence: the index of
+    the highest of ``order[0:n]`` (the first of equals), whose value goes to
+    ``rank``; it is marked USED so that the next call picks the next best."""
+    cdef int i, pick = 0
+    for i in range(1, n):
+        if order[i] > order[pick]:
+            pick = i
+    rank[0] = order[pick]
+    order[pick] = USED
+    return pick
+
+
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -756,12 +769,7 @@ cdef class Engine:
                                           or code == self.killers[ply][1]):
                             h += ORDER_KILLER
                         order[i] = h
-                pick = 0
-                for i in range(1, n):
-                    if order[i] > order[pick]:
-                        pick = i
-                o = order[pick]
-                order[pick] = USED
+                pick = pick_next(order, n, &o)
                 if not ready[pick]:
                     self.ops.make_move(s, moves[pick], kids + pick * self.size)
             child = kids + pick * self.size
@@ -910,11 +918,7 @@ cdef class Engine:
                 moves[m] = moves[i]
                 m += 1
         for _ in range(m):
-            pick = 0
-            for i in range(1, m):
-                if order[i] > order[pick]:
-                    pick = i
-            order[pick] = USED
+            pick = pick_next(order, m, &gain)
             child = kids + pick * self.size
             if not ready[pick]:
                 self.ops.make_move(s, moves[pick], child)
