@@ -249,6 +249,11 @@ cdef class Engine:
     cdef int proof_aborted
     # limits and statistics
     cdef readonly unsigned long long nodes
+    # statistics only (benchmarks/depth.py): nodes of the quiescence search,
+    # and main-search nodes a line reaches only through extensions
+    cdef readonly unsigned long long qnodes
+    cdef readonly unsigned long long ext_nodes
+    cdef int iteration_depth
     cdef readonly int seldepth
     cdef unsigned long long node_limit
     cdef double deadline
@@ -473,6 +478,8 @@ cdef class Engine:
         self.root_side = self.ops.side_to_move(self.root_state)
         self.age = (self.age + 1) & 63
         self.nodes = 0
+        self.qnodes = 0
+        self.ext_nodes = 0
         self.proof_nodes = 0
         self.seldepth = 0
         self.stopped = 0
@@ -511,6 +518,7 @@ cdef class Engine:
             raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
         multipv = max(1, min(multipv, self.n_roots))
         self.extension_ply = depth * self.ext_pct // 100
+        self.iteration_depth = depth
         for i in range(self.n_roots):
             self.roots[i].prev_score = self.roots[i].score if self.roots[i].score > -SCORE_INF \
                 else self.roots[i].prev_score
@@ -681,6 +689,8 @@ cdef class Engine:
             return 0
         if ply > self.seldepth:
             self.seldepth = ply
+        if ply + depth > self.iteration_depth:
+            self.ext_nodes += 1
         self.pv_len[ply] = ply
 
         # Step 3.2. The end of the game, by the rules or by repetition (the
@@ -854,6 +864,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, side, born
         self.nodes += 1
+        self.qnodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = 1
         if (self.nodes & (CHECK_EVERY - 1)) == 0:
