@@ -98,6 +98,9 @@ cdef enum:
     ORDER_EXTRA_TURN = 1 << 15
     ORDER_KILLER = 1 << 14
 
+    LMR_MIN_DEPTH = 3          # late move reductions from this depth
+    LMR_MIN_SEARCHED = 3       # ... for the moves after this many
+
     TT_MIN_DEPTH = 1           # table from this far above the horizon (or Ops.table_depth)
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
@@ -266,6 +269,7 @@ cdef class Engine:
     cdef int extension_ply            # extensions stop at this ply
     cdef public int capture_extension
     cdef public int ext_pct
+    cdef public int lmr               # late move reductions (experiments: off by default)
     cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
     cdef int table_depth              # in force for this search
 
@@ -293,6 +297,7 @@ cdef class Engine:
         self.qsearch_enabled = 1
         self.capture_extension = 1
         self.ext_pct = 200
+        self.lmr = 0
         self.tt_min_depth = 0
         self.table_depth = TT_MIN_DEPTH
         self.resize(hash_mb)
@@ -671,6 +676,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
+        cdef int reduction
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born
@@ -799,8 +805,23 @@ cdef class Engine:
                 value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha, beta,
                                          pv)
             else:
-                value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
-                                         alpha + 1, 0)
+                # Step 3.6.2. Late move reductions: a late quiet move (no
+                # capture, no extra turn, neither the table move nor a
+                # killer) is first searched a ply shallower, and again at
+                # full depth only when it beats alpha
+                reduction = 0
+                if (self.lmr and searched >= LMR_MIN_SEARCHED and depth >= LMR_MIN_DEPTH
+                        and new_depth == depth - 1 and o < ORDER_KILLER and not same):
+                    reduction = 1
+                if reduction:
+                    value = self.child_value(child, keys[pick], same, ply + 1,
+                                             new_depth - reduction, alpha, alpha + 1, 0)
+                    if value > alpha and not self.stopped:
+                        value = self.child_value(child, keys[pick], same, ply + 1, new_depth,
+                                                 alpha, alpha + 1, 0)
+                else:
+                    value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
+                                             alpha + 1, 0)
                 if pv and value > alpha and value < beta and not self.stopped:
                     value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
                                              beta, 1)
