@@ -17,8 +17,9 @@ assumed to alternate: a child's value is negated (and the window flipped)
 only when the child's side to move differs from the parent's (Kalah's extra
 turns, Bao's multi-step turns).
 
-Moves that keep the turn or capture cost no depth (within twice the
-iteration's depth); captures are searched past the horizon (quiescence).
+Moves that keep the turn or capture cost no depth (within ``ext_pct`` per
+cent of the iteration's depth: 200, the facade sets 150 for Oware);
+captures are searched past the horizon (quiescence).
 docs/search.md describes the whole search.
 
 Scores (centi-seeds, from the side to move):
@@ -791,7 +792,8 @@ cdef class Engine:
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
             # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
-            # turn) costs no depth, while the line is not twice the nominal depth
+            # turn) or captures costs no depth, while the line is shorter than
+            # ext_pct per cent of the nominal depth (docs/strength.md)
             new_depth = depth - 1
             if ply < self.extension_ply:
                 if same:

@@ -21,7 +21,8 @@ DEPTH_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "depth.py
 def counted(position: Position, depth: int, **knobs: int) -> Searcher:
     searcher = Searcher(2)
     for name, value in knobs.items():
-        setattr(searcher.engine, name, value)
+        # the facade's own setting, else the engine's knob
+        setattr(searcher if hasattr(searcher, name) else searcher.engine, name, value)
     searcher.search(position, Limits(depth=depth))
     return searcher
 
@@ -83,3 +84,18 @@ def test_effective_branching_factor_is_the_growth_per_iteration(depth_script):
     # iteration d alone searched 2^d nodes: cumulative counts 2^(d+1) - 2
     m.iterations = {d: (2 ** (d + 1) - 2, 0.0) for d in range(1, 7)}
     assert m.ebf() == pytest.approx(2.0)
+
+
+def test_the_extension_budget_is_one_and_a_half_times_the_depth_in_oware():
+    """Captures are free while the line is shorter than 1.5 x the
+    iteration's depth in Oware (docs/strength.md), 2 x elsewhere: the
+    default searches exactly as 150 does, and the wider budget more."""
+    pos = Position("oware").play("c").play("F")
+    default = counted(pos, 7)
+    assert default.engine.ext_pct == 150
+    assert default.nodes == counted(pos, 7, extension_pct=150).nodes
+    wider = counted(pos, 7, extension_pct=200)
+    assert wider.nodes > default.nodes and wider.engine.ext_nodes > default.engine.ext_nodes
+    kalah = counted(Position("kalah"), 6)
+    assert kalah.engine.ext_pct == 200
+    assert kalah.nodes == counted(Position("kalah"), 6, extension_pct=200).nodes
