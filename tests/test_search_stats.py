@@ -99,3 +99,36 @@ def test_the_extension_budget_is_one_and_a_half_times_the_depth_in_oware():
     kalah = counted(Position("kalah"), 6)
     assert kalah.engine.ext_pct == 200
     assert kalah.nodes == counted(Position("kalah"), 6, extension_pct=200).nodes
+
+
+def test_knob_engine_sets_the_search_knobs_from_the_environment():
+    """benchmarks/knob_engine.py (the SPRTs' experimental engine): a knob
+    in the environment changes the search, so the node count of one
+    fixed-depth search differs."""
+    import os
+    import subprocess
+
+    script = DEPTH_SCRIPT.with_name("knob_engine.py")
+    if not script.exists():
+        pytest.skip("benchmarks/ is not here")
+
+    def nodes(**knobs: str) -> int:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("KNOB_")}
+        env.update(knobs)
+        engine = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=env)
+        assert engine.stdin is not None and engine.stdout is not None
+        engine.stdin.write("uci\nposition startpos\ngo depth 6\n")
+        engine.stdin.flush()
+        lines = []
+        for line in engine.stdout:  # quit only once the search answered
+            lines.append(line)
+            if line.startswith("bestmove"):
+                break
+        engine.communicate("quit\n", timeout=30)
+        last = [line for line in lines if line.startswith("info depth 6 ")][-1]
+        return int(last.split(" nodes ")[1].split()[0])
+
+    plain = nodes()
+    assert nodes(KNOB_EXT_PCT="100") != plain
+    assert nodes(KNOB_LMR="1") != plain
