@@ -35,7 +35,7 @@ def main() -> int:
             if value is not None:
                 setattr(self.searcher.engine, name, int(value))
 
-    alphabeta.AlphaBetaBot.__init__ = init_with_knobs  # type: ignore[method-assign]
+    alphabeta.AlphaBetaBot.__init__ = init_with_knobs
     return int(cli(["engine"]) or 0)
 
 
