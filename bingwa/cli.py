@@ -189,6 +189,7 @@ COMMAND_MODULES = (
     "bingwa.cli_tournament",
     "bingwa.cli_web",
     "bingwa.cli_solve",
+    "bingwa.cli_regress",
 )
 for _name in COMMAND_MODULES:
     try:

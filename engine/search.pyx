@@ -17,8 +17,9 @@ assumed to alternate: a child's value is negated (and the window flipped)
 only when the child's side to move differs from the parent's (Kalah's extra
 turns, Bao's multi-step turns).
 
-Moves that keep the turn or capture cost no depth (within twice the
-iteration's depth); captures are searched past the horizon (quiescence).
+Moves that keep the turn or capture cost no depth (within ``ext_pct`` per
+cent of the iteration's depth: 200, the facade sets 150 for Oware);
+captures are searched past the horizon (quiescence).
 docs/search.md describes the whole search.
 
 Scores (centi-seeds, from the side to move):
@@ -129,6 +130,9 @@ cdef enum:
     ORDER_EXTRA_TURN = 1 << 15
     ORDER_KILLER = 1 << 14
 
+    LMR_MIN_DEPTH = 3          # late move reductions from this depth
+    LMR_MIN_SEARCHED = 3       # ... for the moves after this many
+
     TT_MIN_DEPTH = 1           # table from this far above the horizon (or Ops.table_depth)
     CHECK_EVERY = 1024         # nodes between clock reads
     USED = -2147483647         # an order slot already searched
@@ -188,6 +192,19 @@ ctypedef struct RootMove:
 
 cdef inline int min_int(int a, int b) noexcept nogil:
     return a if a < b else b
+
+
+cdef inline int pick_next(int* order, int n, int* rank) noexcept nogil:
+    """The move picker of the main search and of quiescence: the index of
+    the highest of ``order[0:n]`` (the first of equals), whose value goes to
+    ``rank``; it is marked USED so that the next call picks the next best."""
+    cdef int i, pick = 0
+    for i in range(1, n):
+        if order[i] > order[pick]:
+            pick = i
+    rank[0] = order[pick]
+    order[pick] = USED
+    return pick
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -283,6 +300,11 @@ cdef class Engine:
     cdef int proof_aborted
     # limits and statistics
     cdef readonly unsigned long long nodes
+    # statistics only (benchmarks/depth.py): nodes of the quiescence search,
+    # and main-search nodes a line reaches only through extensions
+    cdef readonly unsigned long long qnodes
+    cdef readonly unsigned long long ext_nodes
+    cdef int iteration_depth
     cdef readonly int seldepth
     cdef unsigned long long node_limit
     cdef double deadline
@@ -295,6 +317,7 @@ cdef class Engine:
     cdef int extension_ply            # extensions stop at this ply
     cdef public int capture_extension
     cdef public int ext_pct
+    cdef public int lmr               # late move reductions (experiments: off by default)
     cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
     cdef int table_depth              # in force for this search
     # endgame databases (NULL: none; no node count changes without them)
@@ -327,6 +350,7 @@ cdef class Engine:
         self.qsearch_enabled = 1
         self.capture_extension = 1
         self.ext_pct = 200
+        self.lmr = 0
         self.tt_min_depth = 0
         self.table_depth = TT_MIN_DEPTH
         self.tb_probe = NULL
@@ -516,6 +540,8 @@ cdef class Engine:
         self.age = (self.age + 1) & 63
         self.nodes = 0
         self.tbhits = 0
+        self.qnodes = 0
+        self.ext_nodes = 0
         self.proof_nodes = 0
         self.seldepth = 0
         self.stopped = 0
@@ -577,6 +603,7 @@ cdef class Engine:
             raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
         multipv = max(1, min(multipv, self.n_roots))
         self.extension_ply = depth * self.ext_pct // 100
+        self.iteration_depth = depth
         for i in range(self.n_roots):
             self.roots[i].prev_score = self.roots[i].score if self.roots[i].score > -SCORE_INF \
                 else self.roots[i].prev_score
@@ -729,6 +756,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
+        cdef int reduction
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born
@@ -747,6 +775,8 @@ cdef class Engine:
             return 0
         if ply > self.seldepth:
             self.seldepth = ply
+        if ply + depth > self.iteration_depth:
+            self.ext_nodes += 1
         self.pv_len[ply] = ply
 
         # Step 3.2. The end of the game, by the rules or by repetition (the
@@ -841,18 +871,14 @@ cdef class Engine:
                                           or code == self.killers[ply][1]):
                             h += ORDER_KILLER
                         order[i] = h
-                pick = 0
-                for i in range(1, n):
-                    if order[i] > order[pick]:
-                        pick = i
-                o = order[pick]
-                order[pick] = USED
+                pick = pick_next(order, n, &o)
                 if not ready[pick]:
                     self.ops.make_move(s, moves[pick], kids + pick * self.size)
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
             # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
-            # turn) costs no depth, while the line is not twice the nominal depth
+            # turn) or captures costs no depth, while the line is shorter than
+            # ext_pct per cent of the nominal depth (docs/strength.md)
             new_depth = depth - 1
             if ply < self.extension_ply:
                 if same:
@@ -866,8 +892,23 @@ cdef class Engine:
                 value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha, beta,
                                          pv)
             else:
-                value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
-                                         alpha + 1, 0)
+                # Step 3.6.2. Late move reductions: a late quiet move (no
+                # capture, no extra turn, neither the table move nor a
+                # killer) is first searched a ply shallower, and again at
+                # full depth only when it beats alpha
+                reduction = 0
+                if (self.lmr and searched >= LMR_MIN_SEARCHED and depth >= LMR_MIN_DEPTH
+                        and new_depth == depth - 1 and o < ORDER_KILLER and not same):
+                    reduction = 1
+                if reduction:
+                    value = self.child_value(child, keys[pick], same, ply + 1,
+                                             new_depth - reduction, alpha, alpha + 1, 0)
+                    if value > alpha and not self.stopped:
+                        value = self.child_value(child, keys[pick], same, ply + 1, new_depth,
+                                                 alpha, alpha + 1, 0)
+                else:
+                    value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
+                                             alpha + 1, 0)
                 if pv and value > alpha and value < beta and not self.stopped:
                     value = self.child_value(child, keys[pick], same, ply + 1, new_depth, alpha,
                                              beta, 1)
@@ -931,6 +972,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, side, born, value
         self.nodes += 1
+        self.qnodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = 1
         if (self.nodes & (CHECK_EVERY - 1)) == 0:
@@ -999,11 +1041,7 @@ cdef class Engine:
                 moves[m] = moves[i]
                 m += 1
         for _ in range(m):
-            pick = 0
-            for i in range(1, m):
-                if order[i] > order[pick]:
-                    pick = i
-            order[pick] = USED
+            pick = pick_next(order, m, &gain)
             child = kids + pick * self.size
             if not ready[pick]:
                 self.ops.make_move(s, moves[pick], child)

@@ -15,8 +15,15 @@ legal move, a proven result) ends early.
 
 Clocks are clamped: a zero or negative clock, or an increment below zero,
 never crashes and never thinks longer than ``MIN_THINK_MS``. The hard
-deadline keeps ``MOVE_OVERHEAD_MS`` in reserve for the protocol and the
-process, so that 1 s + 10 ms a move never loses on time.
+deadline keeps ``MOVE_OVERHEAD_MS`` of the clock in reserve for the
+protocol and the process, so that 1 s + 10 ms a move never loses on time.
+
+On a loaded machine the referee sees more than the search's time: between
+its ``go`` and its reading of ``bestmove`` the engine process waits for a
+core (on a 2-core machine running ~16 busy processes: a median of 4 ms, 30
+to 50 ms at the 90th percentile, and outliers of several hundred). Each
+move on a clock therefore budgets ``MOVE_LAG_MS`` for that, and a fixed
+move time keeps a share of itself back (``movetime_reserve_ms``).
 """
 
 from __future__ import annotations
@@ -27,7 +34,10 @@ from dataclasses import dataclass
 from .limits import Limits
 
 MOVE_OVERHEAD_MS = 50  # of a clock, kept back for the protocol, the GUI and the OS
-MOVETIME_RESERVE_MS = 10  # of a fixed move time, kept back likewise
+MOVETIME_RESERVE_MS = 10  # of a fixed move time, kept back at least ...
+MOVETIME_RESERVE_SHARE = 0.25  # ... or this share of it ...
+MOVETIME_RESERVE_CAP_MS = 60  # ... up to this much
+MOVE_LAG_MS = 15  # a move's time on a clock that goes to the OS and the protocol
 MIN_THINK_MS = 1  # even with no time left, answer with a searched move
 MOVES_TO_GO = 24  # moves still to play when the clock does not say
 INCREMENT_SHARE = 0.75  # of the increment spent on this move
@@ -50,7 +60,7 @@ def allocate(limits: Limits, side: int) -> Budget:
     if limits.infinite or limits.ponder:
         return Budget(None, None)
     if limits.movetime is not None:
-        think = max(float(MIN_THINK_MS), float(limits.movetime) - MOVETIME_RESERVE_MS)
+        think = max(float(MIN_THINK_MS), limits.movetime - movetime_reserve_ms(limits.movetime))
         return Budget(think, think)
     clock, increment = limits.clock(side)
     if clock is None:
@@ -63,9 +73,16 @@ def allocate(limits: Limits, side: int) -> Budget:
     hard = min(soft * HARD_PER_SOFT, usable * MAX_CLOCK_SHARE + increment * INCREMENT_SHARE)
     if moves_to_go == 1:  # the clock is refilled after this move
         hard = min(usable * 0.9, max(hard, soft))
-    hard = max(float(MIN_THINK_MS), min(hard, usable))
-    soft = max(float(MIN_THINK_MS), min(soft, hard))
+    hard = max(float(MIN_THINK_MS), min(hard, usable) - MOVE_LAG_MS)
+    soft = max(float(MIN_THINK_MS), min(soft - MOVE_LAG_MS, hard))
     return Budget(soft, hard)
+
+
+def movetime_reserve_ms(movetime: float) -> float:
+    """What a fixed move time of ``movetime`` ms keeps back for the process
+    and the protocol: a share of it, within MOVETIME_RESERVE_MS and
+    MOVETIME_RESERVE_CAP_MS (a longer think needs no longer reserve)."""
+    return min(MOVETIME_RESERVE_CAP_MS, max(MOVETIME_RESERVE_MS, MOVETIME_RESERVE_SHARE * movetime))
 
 
 class TimeManager:

@@ -14,7 +14,13 @@ from bingwa.cli import main
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.searcher import Searcher
-from bingwa.engine.timeman import MOVE_OVERHEAD_MS, MOVETIME_RESERVE_MS, TimeManager, allocate
+from bingwa.engine.timeman import (
+    MOVE_LAG_MS,
+    MOVE_OVERHEAD_MS,
+    TimeManager,
+    allocate,
+    movetime_reserve_ms,
+)
 
 pytest.importorskip("bingwa.engine.search")
 
@@ -34,13 +40,36 @@ def test_budget_keeps_the_move_overhead_in_reserve():
             assert budget.soft_ms <= budget.hard_ms
 
 
+@pytest.mark.parametrize("movetime, think", [(20, 10), (100, 75), (200, 150), (1000, 940),
+                                             (10_000, 9940)])
+def test_a_fixed_move_time_keeps_a_share_back_for_a_loaded_machine(movetime, think):
+    """A quarter, within 10 and 60 ms: at 100 ms a move the search ends by
+    75 ms, which leaves a loaded machine's scheduling delays (measured up
+    to ~50 ms past the deadline, on 2 cores and 16 busy processes) room
+    within the referee's margin."""
+    assert allocate(Limits(movetime=movetime), 0).hard_ms == pytest.approx(think)
+
+
+def test_every_move_on_a_clock_budgets_the_lag_of_a_loaded_machine():
+    """Each move is charged its search and MOVE_LAG_MS more: spending the
+    soft budget every move (or the hard one), a 5 s + 50 ms game of 150
+    moves keeps its clock above the reserve."""
+    for spend in ("soft_ms", "hard_ms"):
+        clock = 5000.0
+        for _ in range(150):
+            budget = allocate(Limits(p1time=int(clock), p1inc=50), side=0)
+            assert getattr(budget, spend) + MOVE_LAG_MS <= max(1, clock - MOVE_OVERHEAD_MS) + 1
+            clock += 50 - getattr(budget, spend) - MOVE_LAG_MS
+            assert clock > MOVE_OVERHEAD_MS / 2, spend
+
+
 def test_clock_of_the_side_to_move_is_used():
     budget = allocate(Limits(p1time=100, p2time=100_000), side=1)
     assert budget.soft_ms > 1000 / 24
 
 
 def test_movetime_infinite_and_depth_budgets():
-    assert allocate(Limits(movetime=500), 0).hard_ms == pytest.approx(500 - MOVETIME_RESERVE_MS)
+    assert allocate(Limits(movetime=500), 0).hard_ms == pytest.approx(500 - movetime_reserve_ms(500))
     assert allocate(Limits(infinite=True, p1time=10), 0).hard_ms is None
     assert allocate(Limits(depth=5), 0).soft_ms is None
 

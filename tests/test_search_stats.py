@@ -1,0 +1,134 @@
+"""The search's statistics (``Engine.qnodes``, ``Engine.ext_nodes``) and
+benchmarks/depth.py, which prints them with the depth reached and the
+effective branching factor."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from bingwa.engine import Position
+from bingwa.engine.limits import Limits
+from bingwa.engine.searcher import Searcher
+
+pytest.importorskip("bingwa.engine.search")
+DEPTH_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "depth.py"
+
+
+def counted(position: Position, depth: int, **knobs: int) -> Searcher:
+    searcher = Searcher(2)
+    for name, value in knobs.items():
+        # the facade's own setting, else the engine's knob
+        setattr(searcher if hasattr(searcher, name) else searcher.engine, name, value)
+    searcher.search(position, Limits(depth=depth))
+    return searcher
+
+
+def test_quiescence_and_extension_nodes_are_counted_apart():
+    pos = Position("oware").play("c").play("F")
+    searcher = counted(pos, 7)
+    engine = searcher.engine
+    assert 0 < engine.qnodes < searcher.nodes
+    assert 0 < engine.ext_nodes < searcher.nodes
+    assert engine.qnodes + engine.ext_nodes <= searcher.nodes
+
+
+def test_without_extensions_no_line_outgrows_the_nominal_depth():
+    """Oware has no extra turns: without the capture extension every
+    main-search node is within the nominal depth; without quiescence
+    nothing is searched past the horizon."""
+    pos = Position("oware").play("c").play("F")
+    assert counted(pos, 7, capture_extension=0).engine.ext_nodes == 0
+    searcher = Searcher(2)
+    searcher.set_qsearch(False)
+    searcher.search(pos, Limits(depth=7))
+    assert searcher.engine.qnodes == 0
+
+
+def test_the_counters_do_not_change_the_search():
+    pos = Position("kalah")
+    first = counted(pos, 7)
+    second = counted(pos, 7)
+    assert first.nodes == second.nodes
+    assert (first.engine.qnodes, first.engine.ext_nodes) == (second.engine.qnodes,
+                                                            second.engine.ext_nodes)
+
+
+@pytest.fixture(scope="module")
+def depth_script():
+    if not DEPTH_SCRIPT.exists():
+        pytest.skip("benchmarks/ is not here")
+    spec = importlib.util.spec_from_file_location("depth_benchmark", DEPTH_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_depth_benchmark_prints_a_row_per_position(depth_script, capsys):
+    assert depth_script.main(["--nodes", "3000", "--variant", "oware"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()
+            if line.startswith("oware")]
+    assert [row[1] for row in rows] == ["0", "20", "40"]
+    for row in rows:
+        assert int(row[2]) >= 3 and int(row[4]) <= 3000 + 1  # depth, nodes
+        assert row[8].endswith("%") and row[9].endswith("%")  # qs and ext shares
+
+
+def test_effective_branching_factor_is_the_growth_per_iteration(depth_script):
+    m = depth_script.Measure(plies=0, depth=6)
+    # iteration d alone searched 2^d nodes: cumulative counts 2^(d+1) - 2
+    m.iterations = {d: (2 ** (d + 1) - 2, 0.0) for d in range(1, 7)}
+    assert m.ebf() == pytest.approx(2.0)
+
+
+def test_the_extension_budget_is_one_and_a_half_times_the_depth_in_oware():
+    """Captures are free while the line is shorter than 1.5 x the
+    iteration's depth in Oware (docs/strength.md), 2 x elsewhere: the
+    default searches exactly as 150 does, and the wider budget more."""
+    pos = Position("oware").play("c").play("F")
+    default = counted(pos, 7)
+    assert default.engine.ext_pct == 150
+    assert default.nodes == counted(pos, 7, extension_pct=150).nodes
+    wider = counted(pos, 7, extension_pct=200)
+    assert wider.nodes > default.nodes and wider.engine.ext_nodes > default.engine.ext_nodes
+    kalah = counted(Position("kalah"), 6)
+    assert kalah.engine.ext_pct == 200
+    assert kalah.nodes == counted(Position("kalah"), 6, extension_pct=200).nodes
+
+
+def test_knob_engine_sets_the_search_knobs_from_the_environment():
+    """benchmarks/knob_engine.py (the SPRTs' experimental engine): a knob
+    in the environment changes the search, so the node count of one
+    fixed-depth search differs."""
+    import os
+    import subprocess
+
+    script = DEPTH_SCRIPT.with_name("knob_engine.py")
+    if not script.exists():
+        pytest.skip("benchmarks/ is not here")
+
+    def nodes(**knobs: str) -> int:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("KNOB_")}
+        env.update(knobs)
+        engine = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=env)
+        assert engine.stdin is not None and engine.stdout is not None
+        engine.stdin.write("uci\nposition startpos\ngo depth 6\n")
+        engine.stdin.flush()
+        lines = []
+        for line in engine.stdout:  # quit only once the search answered
+            lines.append(line)
+            if line.startswith("bestmove"):
+                break
+        engine.communicate("quit\n", timeout=30)
+        last = [line for line in lines if line.startswith("info depth 6 ")][-1]
+        return int(last.split(" nodes ")[1].split()[0])
+
+    plain = nodes()
+    assert nodes(KNOB_EXT_PCT="100") != plain
+    assert nodes(KNOB_LMR="1") != plain
