@@ -107,6 +107,7 @@ COMMAND_MODULES = (
     "bingwa.cli_protocol",
     "bingwa.cli_play",
     "bingwa.cli_tournament",
+    "bingwa.cli_solve",
 )
 for _name in COMMAND_MODULES:
     try:
