@@ -44,3 +44,41 @@ def solve_kalah(position_text: str | None, moves: str, db_seeds: int | None, has
                f"{found.db_seconds:.1f} s")
     click.echo(f"nodes: {found.nodes}")
     click.echo(f"time: {found.seconds:.1f} s")
+
+
+@solve.command("kujifunza")
+@click.option("--position", "-p", "position_text", help="Prove this position (default: the start).")
+@click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
+@click.option("--max-plies", type=click.IntRange(1, 120), default=40, show_default=True,
+              help="Look for a forced win this long at most.")
+@click.option("--nodes", "node_limit", type=click.IntRange(0, None), default=0,
+              help="Stop after this many nodes (0: no limit).")
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
+              help="Table of proven facts, MiB.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+def solve_kujifunza(position_text: str | None, moves: str, max_plies: int, node_limit: int,
+                    hash_mb: int, quiet: bool) -> None:
+    """Prove that the side to move of a Bao la Kujifunza position forces a
+    win, by a search in which only game ends count; prints the fastest
+    win's length, the proof's first move, its size and time."""
+    from bingwa.engine import BingwaError
+    from bingwa.engine.solvers import prove_win
+
+    var = load_variant("kujifunza")
+    pos = load_position(var, position_text, moves.split())
+    try:
+        proof = prove_win(pos, max_plies, hash_mb, node_limit, None if quiet else print_line)
+    except BingwaError as exc:
+        fail(str(exc))
+    click.echo(f"position: {pos.text()}")
+    if proof.plies is None:
+        click.echo(f"result: no forced win for {pos.turn_name} within {max_plies} plies "
+                   "(proven; a longer one may exist)")
+    else:
+        click.echo(f"result: {pos.turn_name} wins, proven, the fastest forced win takes "
+                   f"{proof.plies} plies")
+        click.echo(f"proof move: {proof.move}")
+        click.echo(f"proof tree: {proof.tree_nodes:,} nodes, {proof.tree_states:,} distinct "
+                   "positions")
+    click.echo(f"nodes: {proof.nodes}")
+    click.echo(f"time: {proof.seconds:.1f} s")

@@ -119,3 +119,52 @@ def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int =
         raise SolveInterrupted("interrupted: the solve did not finish") from exc
     return KalahSolution(value + lead, best, solver.nodes, db_seeds, solver.db_positions,
                          db_seconds, time.perf_counter() - start)
+
+
+@dataclass
+class WinProof:
+    plies: int | None          # the fastest forced win's length; None: none within max_plies
+    max_plies: int
+    move: str | None           # the first move of the proof
+    nodes: int                 # nodes of every iteration, failed ones included
+    tree_nodes: int            # the proof as a tree: one attacker move, every defence
+    tree_states: int           # distinct states in it
+    seconds: float
+
+
+def prove_win(position: Position, max_plies: int = 40, table_mb: int = TABLE_MB,
+              node_limit: int = 0, progress: Progress | None = None) -> WinProof:
+    """Whether the side to move of ``position`` forces a win, and in how
+    few plies: an AND/OR search iterated on the length, in which only game
+    ends count (_proof.pyx)."""
+    if position.is_over():
+        raise SolverError("the game is over")
+    if position.variant.name not in ("kujifunza", "bao", "kalah"):
+        raise SolverError(f"the proof search needs rules without repetition, not "
+                          f"{position.variant.name}'s")
+    from .searcher import search_kernel
+
+    module = _compiled("_proof")
+    prover = module.Prover(search_kernel(position.variant), position.state, table_mb)
+    start = time.perf_counter()
+    try:
+        for plies in range(1, max_plies + 1):
+            left = node_limit - prover.nodes if node_limit else 0
+            if node_limit and left <= 0:
+                raise SolveInterrupted(f"out of nodes ({node_limit}) before {plies} plies")
+            won = prover.win_within(plies, left)
+            if progress:
+                progress(f"{plies:>3} plies: {'win' if won else 'no win'}, {prover.nodes:,} nodes, "
+                         f"{time.perf_counter() - start:.1f} s")
+            if won:
+                break
+        else:
+            return WinProof(None, max_plies, None, prover.nodes, 0, 0,
+                            time.perf_counter() - start)
+        nodes, seconds = prover.nodes, time.perf_counter() - start
+        tree, states = prover.proof_size(plies)
+        code = prover.proof_move(plies)
+    except module.ProofAborted as exc:
+        raise SolveInterrupted("stopped: out of nodes or interrupted, nothing proven") from exc
+    return WinProof(plies, max_plies, position.variant.format_move(code, position.state),
+                    nodes, tree, states, seconds)
