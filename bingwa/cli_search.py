@@ -148,6 +148,8 @@ def format_info(info) -> str:
               help="How many best moves to rank (the number of legal moves: all).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=64, show_default=True,
               help="Table size in MiB.")
+@click.option("--solve", "solve_exact", is_flag=True,
+              help="Kalah: then solve the position, its game-theoretic margin (docs/search.md).")
 @variant_option
 def analyse(
     variant: str,
@@ -157,10 +159,12 @@ def analyse(
     seconds: float | None,
     multipv: int,
     hash_mb: int,
+    solve_exact: bool,
     options: tuple[str, ...],
 ) -> None:
     """Search a position: progress lines, then the ranked moves with their
-    scores (seeds ahead for the side to move, or a proven end) and lines."""
+    scores (seeds ahead for the side to move, or a proven end) and lines;
+    with --solve, the exact value with perfect play."""
     from bingwa.engine import BingwaError
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
@@ -168,6 +172,8 @@ def analyse(
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
     var = load_variant(variant, options)
+    if solve_exact and var.name != "kalah":
+        fail("--solve takes Kalah positions (Bao la Kujifunza: bingwa solve kujifunza)")
     pos = load_position(var, position_text, moves.split())
     click.echo(pos.draw())
     outcome = pos.outcome()
@@ -188,3 +194,7 @@ def analyse(
     click.echo(f"Ranked moves ({pos.turn_name} to move, depth {searcher.lines[0].info.depth}):")
     for rank, line in enumerate(searcher.lines, 1):
         click.echo(f"{rank:>3}. {line.move:<8} {format_score(line.info):>14}   {' '.join(line.pv)}")
+    if solve_exact:
+        from bingwa.cli_solve_exact import echo_kalah_value
+
+        echo_kalah_value(pos)

@@ -13,6 +13,20 @@ def print_line(text: str) -> None:
     click.echo(text, err=True)
 
 
+def echo_kalah_value(pos) -> None:
+    """``analyse --solve``: the exact value after the search's ranking."""
+    from bingwa.engine import BingwaError
+    from bingwa.engine.solvers import solve_kalah as run
+
+    try:
+        found = run(pos)
+    except BingwaError as exc:
+        fail(str(exc))
+    click.echo(f"Solved: {found.value:+d} for {pos.turn_name} with perfect play (the largest "
+               f"final margin, not the fastest win's), best moves {' '.join(found.best_moves)}, "
+               f"{found.seconds:.1f} s")
+
+
 @solve.command("kalah")
 @click.option("--position", "-p", "position_text", help="Solve this position (default: the start).")
 @click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")

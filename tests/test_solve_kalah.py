@@ -147,3 +147,20 @@ def test_bad_input_is_one_error_line(args, message):
 def test_the_solver_refuses_other_variants():
     with pytest.raises(SolverError):
         solve_kalah(Position("oware"))
+
+
+def test_analyse_solve_reports_the_game_theoretic_margin_beside_the_fastest_win():
+    """The search ranks proven wins by distance first and prints the margin
+    of the fastest win's line; --solve adds the value with perfect play."""
+    result = CliRunner().invoke(main, ["analyse", "kalah", "-o", "pits=5", "-o", "seeds=2",
+                                       "--depth", "30", "--solve"])
+    assert result.exit_code == 0, result.output
+    assert "  1. d        win in 20 (+10)" in result.output
+    assert "Solved: +2 for south with perfect play" in result.output
+    assert "best moves d," in result.output
+
+
+def test_analyse_solve_refuses_other_variants_before_searching():
+    result = CliRunner().invoke(main, ["analyse", "oware", "--solve"])
+    assert result.exit_code == 2
+    assert result.output.startswith("bingwa: error: --solve takes Kalah positions")
