@@ -31,7 +31,8 @@ def echo_kalah_value(pos) -> None:
 @click.option("--position", "-p", "position_text", help="Solve this position (default: the start).")
 @click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
 @click.option("--db-seeds", type=click.IntRange(0, 40), default=None,
-              help="Databases up to this many seeds in the pits (default: about 100 M positions).")
+              help="Databases up to this many seeds in the pits (default: half the seeds, "
+                   "at most 100 M positions).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
               help="Table size in MiB above the databases.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")

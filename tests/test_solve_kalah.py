@@ -121,7 +121,7 @@ def test_a_proven_win_is_solved_with_its_value_not_the_fastest_wins_margin():
 def test_the_default_databases_fit_the_budget():
     assert default_db_seeds(6, 48) == 18
     assert default_db_seeds(6, 48, budget=10**6) == 10
-    assert default_db_seeds(3, 6) == 4  # two thirds of the seeds in the pits
+    assert default_db_seeds(3, 6) == 3  # half the seeds in the pits
 
 
 def test_solve_kalah_prints_the_value_and_the_best_moves():
