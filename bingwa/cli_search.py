@@ -171,6 +171,8 @@ def format_info(info) -> str:
               help="Table size in MiB.")
 @click.option("--tablebase", "tablebase_dir", metavar="DIR", default=None,
               help="Probe the Oware endgame databases of DIR (bingwa solve build).")
+@click.option("--solve", "solve_exact", is_flag=True,
+              help="Kalah: then solve the position, its game-theoretic margin (docs/search.md).")
 @variant_option
 def analyse(
     variant: str,
@@ -181,10 +183,12 @@ def analyse(
     multipv: int,
     hash_mb: int,
     tablebase_dir: str | None,
+    solve_exact: bool,
     options: tuple[str, ...],
 ) -> None:
     """Search a position: progress lines, then the ranked moves with their
-    scores (seeds ahead for the side to move, or a proven end) and lines."""
+    scores (seeds ahead for the side to move, or a proven end) and lines;
+    with --solve, the exact value with perfect play."""
     from bingwa.engine import BingwaError
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
@@ -192,6 +196,8 @@ def analyse(
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
     var = load_variant(variant, options)
+    if solve_exact and var.name != "kalah":
+        fail("--solve takes Kalah positions (Bao la Kujifunza: bingwa solve kujifunza)")
     pos = load_position(var, position_text, moves.split())
     click.echo(pos.draw())
     outcome = pos.outcome()
@@ -222,6 +228,10 @@ def analyse(
             show_ranked_lines(pos, searcher)
         raise
     show_ranked_lines(pos, searcher)
+    if solve_exact:
+        from bingwa.cli_solve_exact import echo_kalah_value
+
+        echo_kalah_value(pos)
 
 
 def show_ranked_lines(pos: Any, searcher: Any) -> None:

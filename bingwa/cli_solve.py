@@ -1,6 +1,7 @@
 """``bingwa solve``: exact values. ``build`` makes the Oware endgame
-databases (docs/databases.md), ``query`` reads them. Other modules add
-their solvers to the same group."""
+databases (docs/databases.md), ``query`` reads them; the solvers of
+``bingwa.cli_solve_exact`` (``kalah``, ``kujifunza``) join the group from
+the import at the bottom."""
 
 from __future__ import annotations
 
@@ -135,3 +136,6 @@ def query(variant: str, position: str, moves: str, folder: str | None,
     for v in sorted(values, key=lambda m: -m.value):
         notes = [note for note, on in (("capture", v.capture), ("game over", v.ends)) if on]
         click.echo(f"  {v.move} {v.value:+d}" + (f" ({', '.join(notes)})" if notes else ""))
+
+
+import bingwa.cli_solve_exact  # noqa: E402,F401  isort: skip  (registers its commands)

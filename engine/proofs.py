@@ -25,12 +25,21 @@ The first line speaks for the position, so it is claimed only when, besides,
 the other side holds the margin to <= 0 after every root move (no move wins).
 
 Cost: proofs run only for lines scoring exactly 0 whose principal variation
-ends in a drawn end; all the proofs of a search together may search at most
-a quarter as many nodes as the search itself (PROOF_SHARE; at least
-PROOF_MIN_NODES), and they obey the clock and the stop event. Proven holds are facts about the position and
-its history: they are remembered for the rest of the search. The proofs'
-nodes are counted apart (``proof_nodes``): they neither touch the table nor
-change the main search or its node count.
+ends in a drawn end. All the proofs of a search together, up to the
+iteration to depth d, may search at most the larger of a quarter as many
+nodes as the search itself (PROOF_SHARE) and PROOF_MIN_NODES per iteration
+(d * PROOF_MIN_NODES): the budget grows with the search's nodes, and with
+its iterations where the table makes them cheap (a small game whose whole
+tree the search already holds, like Kalah(5,1), iterates to the depth limit
+in a few thousand nodes, while a hold proof, which uses no table, costs
+more). They obey the clock and the stop event. A proof that ran out of
+budget is tried again only once the budget left is twice what it spent (so
+that retries, each from scratch, cost at most about as much as the proof
+that succeeds), one that failed within its budget at the next iteration.
+Proven holds are facts about the position and its history: they are
+remembered for the rest of the search. The proofs' nodes are counted apart
+(``proof_nodes``): they neither touch the table nor change the main search
+or its node count.
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ from .errors import BingwaError
 from .position import Position
 
 PROOF_SHARE = 4  # the proofs may search 1/PROOF_SHARE of the search's nodes
-PROOF_MIN_NODES = 4096  # and this many in any case
+PROOF_MIN_NODES = 4096  # or this many per iteration, whichever is more
 
 
 class DrawProver:
@@ -57,6 +66,8 @@ class DrawProver:
         self.depth_limit = depth_limit
         self._code_of = {m.text: m.code for m in position.legal_moves()}
         self._held: dict[tuple[int, bool], int] = {}
+        # nodes spent by the last attempt of a hold that ran out of budget
+        self._starved: dict[tuple[int, bool], int] = {}
         self._no_win = False
         self._budget = 0
 
@@ -64,8 +75,8 @@ class DrawProver:
         """Set ``info.score_draw`` on the ``lines`` (searcher.Line, best
         first) of the iteration to ``depth`` that are proven draws. The
         proofs look as far as the iteration's extended lines reach."""
+        allowed = max(PROOF_MIN_NODES * depth, int(self.engine.nodes) // PROOF_SHARE)
         depth = min(self.depth_limit, max(depth, depth * int(self.engine.ext_pct) // 100))
-        allowed = max(PROOF_MIN_NODES, int(self.engine.nodes) // PROOF_SHARE)
         self._budget = allowed - int(self.engine.proof_nodes)
         for rank, line in enumerate(lines):
             if line.score != 0 or line.info.bound is not None or not self._ends_drawn(line.pv):
@@ -95,12 +106,16 @@ class DrawProver:
         known = self._held.get((code, root_holds))
         if known is not None:
             return known
-        if self._budget <= 0:
+        starved = self._starved.get((code, root_holds), 0)
+        if self._budget <= 0 or self._budget < 2 * starved:
             return None
         before = int(self.engine.proof_nodes)
         plies = int(self.engine.hold_plies(code, root_holds, depth, self._budget))
-        self._budget -= int(self.engine.proof_nodes) - before
+        spent = int(self.engine.proof_nodes) - before
+        self._budget -= spent
         if plies < 0:
+            if self._budget <= 0:
+                self._starved[(code, root_holds)] = spent
             return None
         self._held[(code, root_holds)] = plies
         return plies

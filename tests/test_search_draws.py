@@ -15,9 +15,10 @@ from click.testing import CliRunner
 
 from bingwa.bots import find_bot
 from bingwa.cli import main
-from bingwa.engine import Position
+from bingwa.engine import Position, proofs
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.searcher import Searcher
+from bingwa.engine.solvers import solve_kalah
 from bingwa.protocol.auale import AUALE
 from bingwa.protocol.wire import InfoFormatError, format_info, parse_info
 
@@ -340,3 +341,50 @@ def test_auale_gets_a_proven_draw_as_plain_cp_0():
     session.close()
     assert " score cp 0 " in infos[-1]
     assert not any(" draw " in line for line in infos)
+
+
+# -- the proof budget grows with the search ------------------------------------------------
+@cache
+def kalah_holds(spec: str, text: str, holder: int, plies: int) -> bool:
+    """holds_within for Kalah, remembered by position (no repetition rule)."""
+    pos = Position(spec, text=text)
+    outcome = pos.outcome()
+    if outcome is not None:
+        return outcome.margin(holder) >= 0
+    if plies == 0:
+        return False
+    children = (pos.play(move) for move in pos.legal_moves())
+    held = (kalah_holds(spec, child.text(), holder, plies - 1) for child in children)
+    return any(held) if pos.turn == holder else all(held)
+
+
+def kalah_draw_distance(pos: Position, move: str, limit: int) -> int | None:
+    child = pos.play(move)
+    spec, text = child.variant.spec(), child.text()
+    distances = []
+    for holder in (0, 1):
+        found = next((p for p in range(limit + 1) if kalah_holds(spec, text, holder, p)), None)
+        if found is None:
+            return None
+        distances.append(found)
+    return 1 + max(distances)
+
+
+@pytest.mark.parametrize("spec, plies", [
+    ("kalah pits=5 seeds=1", 11),
+    ("kalah pits=5 seeds=1 empty-capture=true", 11),
+    ("kalah pits=5 seeds=2 empty-capture=true", 16),
+])
+def test_draws_whose_proofs_cost_more_than_the_whole_search_are_proven(spec, plies):
+    """The search holds these small games' whole trees within a few thousand
+    nodes and iterates on almost for free; the hold proofs use no table and
+    cost more (Kalah(5,2) with empty captures: about 110,000 nodes), so
+    their budget grows with the iterations too. Kalah(5,2) without empty
+    captures is no draw: South wins by 2 (test_solve_kalah)."""
+    pos, searcher = analysed(spec, depth=100)
+    info = searcher.lines[0].info
+    assert info.score_draw == plies, info
+    assert info.score_draw == kalah_draw_distance(pos, info.pv[0], 30)
+    assert solve_kalah(pos).value == 0
+    assert searcher.proof_nodes <= max(searcher.nodes // proofs.PROOF_SHARE,
+                                       proofs.PROOF_MIN_NODES * info.depth)

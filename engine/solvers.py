@@ -1,0 +1,171 @@
+"""Exact solvers behind ``bingwa solve`` (docs/solving.md).
+
+- Kalah: the game-theoretic value of a position (the side to move's final
+  margin with perfect play by both sides, the largest margin, not the
+  fastest win) by endgame databases and MTD(f) (_kalahsolve.pyx).
+- Bao la Kujifunza: a proof that the side to move wins, by a search that
+  counts only game ends (_proof.pyx).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+from .errors import BingwaError, ExtensionMissingError
+from .position import Position
+
+DB_POSITIONS = 100_000_000  # default database budget: positions (one byte each)
+DB_MAX_SEEDS = 40
+TABLE_MB = 256
+
+
+class SolverError(BingwaError):
+    """The position is not one the solver takes (variant, size, game over)."""
+
+
+class SolveInterrupted(BingwaError):
+    """The solve was stopped before it finished: nothing is claimed."""
+
+
+@dataclass
+class KalahSolution:
+    value: int                 # the side to move's final margin, stores included
+    best_moves: list[str]      # every move that keeps that value
+    nodes: int                 # search nodes above the databases
+    db_seeds: int              # databases of 0..db_seeds seeds in the pits
+    db_positions: int
+    db_seconds: float
+    seconds: float             # databases and search
+
+
+def _compiled(name: str) -> Any:
+    try:
+        return __import__(f"bingwa.engine.{name}", fromlist=["_"])
+    except ImportError as exc:
+        raise ExtensionMissingError(f"the solver needs the compiled module {name}") from exc
+
+
+def database_positions(pits: int, seeds: int) -> int:
+    """Positions in the databases of 0..seeds seeds on 2 * pits pits."""
+    return comb(seeds + 2 * pits, 2 * pits)
+
+
+def default_db_seeds(pits: int, seeds_in_pits: int, budget: int = DB_POSITIONS) -> int:
+    """The most seeds whose databases (all the smaller ones too) fit
+    ``budget`` positions, and at most half the seeds in the pits: on small
+    boards, building more costs more than the search it saves (Kalah(5,3):
+    20 seeds, 30 M positions, for a search of 3,434 nodes)."""
+    db = 0
+    while (db + 1 <= seeds_in_pits // 2 and db + 1 <= DB_MAX_SEEDS
+           and database_positions(pits, db + 1) <= budget):
+        db += 1
+    return db
+
+
+def _kalah_pits(position: Position) -> tuple[list[int], int]:
+    """The pits with the side to move's row first, and his store lead."""
+    if position.variant.name != "kalah":
+        raise SolverError(f"the Kalah solver does not play {position.variant.name}")
+    pits, stores, turn = position.state
+    m = int(position.variant.options["pits"])
+    if m > 6:
+        raise SolverError("the Kalah solver takes at most 6 pits a side")
+    if position.is_over():
+        raise SolverError("the game is over")
+    own = list(pits[turn * m: turn * m + m])
+    other = list(pits[(1 - turn) * m: (1 - turn) * m + m])
+    if sum(own) + sum(other) > 120:
+        raise SolverError("the Kalah solver takes at most 120 seeds in the pits")
+    return own + other, stores[turn] - stores[1 - turn]
+
+
+Progress = Callable[[str], None]
+
+
+def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int = TABLE_MB,
+                progress: Progress | None = None) -> KalahSolution:
+    """The game-theoretic value of ``position`` and its best moves."""
+    pits, lead = _kalah_pits(position)
+    module = _compiled("_kalahsolve")
+    m = int(position.variant.options["pits"])
+    if db_seeds is None:
+        db_seeds = default_db_seeds(m, sum(pits))
+    if not 0 <= db_seeds <= DB_MAX_SEEDS:
+        raise SolverError(f"databases go from 0 to {DB_MAX_SEEDS} seeds")
+    solver = module.KalahSolver(m, bool(position.variant.options["empty-capture"]),
+                                db_seeds, table_mb)
+    start = time.perf_counter()
+    try:
+        for seeds in range(db_seeds + 1):
+            solver.build(seeds)
+            if progress and seeds >= 10:
+                progress(f"database {seeds:>2} seeds: {solver.level_size(seeds):>12,} positions, "
+                         f"{time.perf_counter() - start:7.1f} s")
+        db_seconds = time.perf_counter() - start
+
+        def step(lower: int, upper: int) -> None:
+            if progress:
+                progress(f"search: {lower + lead:+d} <= value <= {upper + lead:+d}, "
+                         f"{solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s")
+
+        value = solver.value(pits, 0, step)
+        base = position.turn * m
+        best = [move.text for move in position.legal_moves()
+                if solver.move_at_least(pits, move.code - base, value)]
+    except module.SolveInterrupted as exc:
+        raise SolveInterrupted("interrupted: the solve did not finish") from exc
+    return KalahSolution(value + lead, best, solver.nodes, db_seeds, solver.db_positions,
+                         db_seconds, time.perf_counter() - start)
+
+
+@dataclass
+class WinProof:
+    plies: int | None          # the fastest forced win's length; None: none within max_plies
+    max_plies: int
+    move: str | None           # the first move of the proof
+    nodes: int                 # nodes of every iteration, failed ones included
+    tree_nodes: int            # the proof as a tree: one attacker move, every defence
+    tree_states: int           # distinct states in it
+    seconds: float
+
+
+def prove_win(position: Position, max_plies: int = 40, table_mb: int = TABLE_MB,
+              node_limit: int = 0, progress: Progress | None = None) -> WinProof:
+    """Whether the side to move of ``position`` forces a win, and in how
+    few plies: an AND/OR search iterated on the length, in which only game
+    ends count (_proof.pyx)."""
+    if position.is_over():
+        raise SolverError("the game is over")
+    if position.variant.name not in ("kujifunza", "bao", "kalah"):
+        raise SolverError(f"the proof search needs rules without repetition, not "
+                          f"{position.variant.name}'s")
+    from .searcher import search_kernel
+
+    module = _compiled("_proof")
+    prover = module.Prover(search_kernel(position.variant), position.state, table_mb)
+    start = time.perf_counter()
+    try:
+        for plies in range(1, max_plies + 1):
+            left = node_limit - prover.nodes if node_limit else 0
+            if node_limit and left <= 0:
+                raise SolveInterrupted(f"out of nodes ({node_limit}) before {plies} plies")
+            won = prover.win_within(plies, left)
+            if progress:
+                progress(f"{plies:>3} plies: {'win' if won else 'no win'}, {prover.nodes:,} nodes, "
+                         f"{time.perf_counter() - start:.1f} s")
+            if won:
+                break
+        else:
+            return WinProof(None, max_plies, None, prover.nodes, 0, 0,
+                            time.perf_counter() - start)
+        nodes, seconds = prover.nodes, time.perf_counter() - start
+        tree, states = prover.proof_size(plies)
+        code = prover.proof_move(plies)
+    except module.ProofAborted as exc:
+        raise SolveInterrupted("stopped: out of nodes or interrupted, nothing proven") from exc
+    return WinProof(plies, max_plies, position.variant.format_move(code, position.state),
+                    nodes, tree, states, seconds)
