@@ -18,10 +18,10 @@ T = TypeVar("T")
 EXIT_INTERRUPTED = 130  # what shells report for a job ended by Ctrl-C (128 + SIGINT)
 
 
-def fail(message: str) -> NoReturn:
-    """One clear line on stderr, exit status 2."""
+def fail(message: str, status: int = 2) -> NoReturn:
+    """One clear line on stderr, exit status 2 (or ``status``)."""
     click.echo(f"bingwa: error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(status)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -71,8 +71,10 @@ def run_stoppable(work: Callable[[threading.Event], T]) -> T:
 
 
 def usage_error(exc: click.UsageError, command: str) -> NoReturn:
-    """click's usage error as one line, with where to look."""
-    fail(f"{exc.format_message()} (see bingwa{' ' + command if command else ''} --help)")
+    """click's usage error as one line, with where to look, and the exit
+    status the command gave it (``bingwa sprt``: 3)."""
+    fail(f"{exc.format_message()} (see bingwa{' ' + command if command else ''} --help)",
+         exc.exit_code)
 
 
 class BingwaGroup(click.Group):

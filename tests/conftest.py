@@ -3,10 +3,19 @@ compiled kernel and the pure-Python reference where both exist."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from bingwa.engine import find_variant
 from bingwa.engine.kernel import compiled_module
+
+# A runner started in the background (`cmd &`, nohup) starts with Ctrl-C
+# ignored, and every program it starts inherits that: the tests that press
+# Ctrl-C on a command would then test nothing a terminal does. A handler of
+# our own is reset to the default in each program started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(params=["compiled", "pure"])
