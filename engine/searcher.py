@@ -44,10 +44,11 @@ DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 65536
 # The extension budget (search.pyx Engine.ext_pct: captures and extra turns
 # cost no depth while the line is shorter than this per cent of the depth),
-# per variant where an SPRT chose one: Oware gained 45 Elo [+19, +72] over
-# 400 games at 150 against 200, while Kalah, Ayoayo and Bao scored slightly
-# below even (not significant) and keep the engine's 200 (docs/strength.md).
-EXTENSION_PCT = {"oware": 150}
+# per variant where an SPRT chose one. None does today: Oware's 150 won 45
+# Elo [+19, +72] with the old evaluation, then lost 31 Elo [-58, -5] over
+# 400 games with the tuned one; Kalah, Ayoayo and Bao scored below even at
+# 150 (docs/strength.md).
+EXTENSION_PCT: dict[str, int] = {}
 DEFAULT_EXTENSION_PCT = 200
 
 Emit = Callable[[Info], None]

@@ -370,12 +370,12 @@ def kalah_draw_distance(pos: Position, move: str, limit: int) -> int | None:
     return 1 + max(distances)
 
 
-@pytest.mark.parametrize("spec, plies", [
-    ("kalah pits=5 seeds=1", 11),
-    ("kalah pits=5 seeds=1 empty-capture=true", 11),
-    ("kalah pits=5 seeds=2 empty-capture=true", 16),
+@pytest.mark.parametrize("spec", [
+    "kalah pits=5 seeds=1",
+    "kalah pits=5 seeds=1 empty-capture=true",
+    "kalah pits=5 seeds=2 empty-capture=true",
 ])
-def test_draws_whose_proofs_cost_more_than_the_whole_search_are_proven(spec, plies):
+def test_draws_whose_proofs_cost_more_than_the_whole_search_are_proven(spec):
     """The search holds these small games' whole trees within a few thousand
     nodes and iterates on almost for free; the hold proofs use no table and
     cost more (Kalah(5,2) with empty captures: about 110,000 nodes), so
@@ -383,8 +383,10 @@ def test_draws_whose_proofs_cost_more_than_the_whole_search_are_proven(spec, pli
     captures is no draw: South wins by 2 (test_solve_kalah)."""
     pos, searcher = analysed(spec, depth=100)
     info = searcher.lines[0].info
-    assert info.score_draw == plies, info
-    assert info.score_draw == kalah_draw_distance(pos, info.pv[0], 30)
+    # the distance belongs to the drawing first move the search picked,
+    # which the evaluation decides: it is checked against that move's own
+    assert info.score_draw is not None, info
+    assert info.score_draw == kalah_draw_distance(pos, info.pv[0], 30), info
     assert solve_kalah(pos).value == 0
     assert searcher.proof_nodes <= max(searcher.nodes // proofs.PROOF_SHARE,
                                        proofs.PROOF_MIN_NODES * info.depth)

@@ -86,16 +86,17 @@ def test_effective_branching_factor_is_the_growth_per_iteration(depth_script):
     assert m.ebf() == pytest.approx(2.0)
 
 
-def test_the_extension_budget_is_one_and_a_half_times_the_depth_in_oware():
-    """Captures are free while the line is shorter than 1.5 x the
-    iteration's depth in Oware (docs/strength.md), 2 x elsewhere: the
-    default searches exactly as 150 does, and the wider budget more."""
+def test_the_extension_budget_is_twice_the_depth_and_can_be_narrowed():
+    """Captures are free while the line is shorter than 2 x the iteration's
+    depth (docs/strength.md): the default searches exactly as 200 does, a
+    narrower budget extends fewer lines."""
     pos = Position("oware").play("c").play("F")
     default = counted(pos, 7)
-    assert default.engine.ext_pct == 150
-    assert default.nodes == counted(pos, 7, extension_pct=150).nodes
-    wider = counted(pos, 7, extension_pct=200)
-    assert wider.nodes > default.nodes and wider.engine.ext_nodes > default.engine.ext_nodes
+    assert default.engine.ext_pct == 200
+    assert default.nodes == counted(pos, 7, extension_pct=200).nodes
+    narrower = counted(pos, 7, extension_pct=150)
+    assert narrower.nodes < default.nodes
+    assert narrower.engine.ext_nodes < default.engine.ext_nodes
     kalah = counted(Position("kalah"), 6)
     assert kalah.engine.ext_pct == 200
     assert kalah.nodes == counted(Position("kalah"), 6, extension_pct=200).nodes
