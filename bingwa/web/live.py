@@ -63,7 +63,10 @@ class LiveGame:
         for slot in slots:
             slot.stop()
         for slot in slots:
-            await asyncio.to_thread(slot.close)
+            # shielded: the socket's handler may be cancelled as its page
+            # goes, and a cancelled to_thread that no worker has picked up
+            # yet never runs, which left the engine process behind
+            await asyncio.shield(asyncio.to_thread(slot.close))
 
     async def broadcast(self, message: dict[str, Any]) -> None:
         for send in list(self.pages.values()):
