@@ -5,6 +5,13 @@ state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 from libc.string cimport memcpy
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, Kernel
+from bingwa.engine.oware_rules cimport (
+    FORBIDDEN,
+    LEAVE_FIRST,
+    LEAVE_LAST,
+    NOCAPTURE,
+    OPPONENT,
+)
 from bingwa.engine.weights_oware cimport (
     EVAL_CAPTURED,
     EVAL_HOME_MOVE,
@@ -32,15 +39,6 @@ from bingwa.engine.tworow_c cimport (
 )
 
 ctypedef TwoRowState OwareState
-
-cdef enum:
-    NOCAPTURE = 0
-    FORBIDDEN = 1
-    CAPTURE = 2
-    LEAVE_FIRST = 3
-    LEAVE_LAST = 4
-    OPPONENT = 5
-
 
 cdef unsigned char SOW[SOW_TABLE_BYTES]  # short sowings (tworow_c.fill_sow_table)
 fill_sow_table(SOW)

@@ -19,16 +19,17 @@ tests/test_tablebase.py checks them against it.
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
+from bingwa.engine.oware_rules cimport (
+    CAPTURE,
+    FORBIDDEN,
+    LEAVE_FIRST,
+    LEAVE_LAST,
+    OPPONENT,
+)
 from bingwa.engine.tworow_c cimport TwoRowState
 
 cdef enum:
     PITS = 12
-    NOCAPTURE = 0
-    FORBIDDEN = 1
-    CAPTURE = 2
-    LEAVE_FIRST = 3
-    LEAVE_LAST = 4
-    OPPONENT = 5
     BINOM_N = DB_MAX_SEEDS + PITS
 
 cdef uint64_t BINOM[BINOM_N][PITS + 1]
