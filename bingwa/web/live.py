@@ -13,8 +13,9 @@ move, and the game pauses if it fails again: the game is never lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bingwa.engine import BingwaError, Position
@@ -196,9 +197,25 @@ class LiveGame:
                     return None
         return None
 
+    @contextlib.asynccontextmanager
+    async def _engine_job(self, publish_if_paused: bool = False) -> AsyncIterator[None]:
+        """The frame of an engine task: a rules or engine error is one error
+        message to the pages; then the task is over and the next engine
+        move may start (and a paused game shows it)."""
+        try:
+            yield
+        except (BingwaError, EngineError) as exc:
+            await self.broadcast({"type": "error", "message": str(exc)})
+        finally:
+            self.busy = None
+            self.task = None
+            await self.kick()
+            if publish_if_paused and self.session.paused:
+                await self.publish()
+
     async def _engine_move(self) -> None:
         s = self.session
-        try:
+        async with self._engine_job(publish_if_paused=True):
             version = s.version
             player = s.player_to_move()
             slot = self.slot(player.engine)
@@ -213,14 +230,6 @@ class LiveGame:
             await self.publish()
             if slot.received_at is not None:
                 self.latencies.append(time.monotonic() - slot.received_at)
-        except (BingwaError, EngineError) as exc:
-            await self.broadcast({"type": "error", "message": str(exc)})
-        finally:
-            self.busy = None
-            self.task = None
-            await self.kick()
-            if s.paused:
-                await self.publish()
 
     async def start_hint(self) -> None:
         if self.task is not None and not self.task.done():
@@ -235,7 +244,7 @@ class LiveGame:
         version = s.version
         engines = [p for p in s.players if p.is_engine]
         player = engines[0] if engines else HINT_PLAYER
-        try:
+        async with self._engine_job():
             slot = self.slot(player.engine)
             await self.broadcast({"type": "thinking", "side": s.pos.turn, "engine": slot.name,
                                   "purpose": "hint"})
@@ -243,12 +252,6 @@ class LiveGame:
             if result is None or s.version != version:
                 return
             await self.broadcast({"type": "hint", "lines": hint_lines(result)})
-        except (BingwaError, EngineError) as exc:
-            await self.broadcast({"type": "error", "message": str(exc)})
-        finally:
-            self.busy = None
-            self.task = None
-            await self.kick()
 
 
 def hint_lines(result: PlayResult) -> list[dict[str, Any]]:
