@@ -35,10 +35,13 @@ def echo_kalah_value(pos) -> None:
                    "at most 100 M positions).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
               help="Table size in MiB above the databases.")
+@click.option("--guess", type=click.IntRange(-240, 240), default=0, show_default=True,
+              help="Where the search starts (MTD(f)'s first guess of the value): a guess "
+                   "near the value saves steps; the value is exact whatever the guess.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 @variant_option
 def solve_kalah(position_text: str | None, moves: str, db_seeds: int | None, hash_mb: int,
-                quiet: bool, options: tuple[str, ...]) -> None:
+                guess: int, quiet: bool, options: tuple[str, ...]) -> None:
     """The game-theoretic value of a Kalah position: the final margin of the
     side to move with perfect play by both sides (the largest margin, not
     the fastest win), the moves that keep it, nodes and time."""
@@ -48,7 +51,7 @@ def solve_kalah(position_text: str | None, moves: str, db_seeds: int | None, has
     var = load_variant("kalah", options)
     pos = load_position(var, position_text, moves.split())
     try:
-        found = run(pos, db_seeds, hash_mb, None if quiet else print_line)
+        found = run(pos, db_seeds, hash_mb, None if quiet else print_line, guess)
     except BingwaError as exc:
         fail(str(exc))
     click.echo(f"position: {var.spec()} {pos.text()}")

@@ -275,6 +275,8 @@ cdef class KalahSolver:
         cdef int i, n = 0, v, best = -INF, best_move = 0, alpha0 = alpha, tried
         cdef int order[6]
         cdef int prio[6]
+        cdef int known[6]       # 1: the child's value is exact without a search
+        cdef int exact[6]
         cdef Child children[6]
         cdef Child* c
         cdef Entry* e
@@ -308,14 +310,28 @@ cdef class KalahSolver:
             if slot.upper < beta:
                 beta = slot.upper
             alpha0 = alpha
-        # Step 2. Moves, ordered: the table's move, extra turns, the largest gains
+        # Step 2. Moves, ordered: children valued exactly at no cost (a game
+        # end, a database entry) first, best first, as they may cut at once;
+        # then the table's move, extra turns, the largest gains
         for i in range(self.m):
             if not p[i]:
                 continue
-            self.sow(p, i, &children[n])
-            prio[n] = children[n].gain * 4 + (64 if children[n].extra else 0)
-            if slot != NULL and slot.move == i:
-                prio[n] = 10000
+            c = &children[n]
+            self.sow(p, i, c)
+            known[n] = 1
+            if c.ended:
+                exact[n] = c.gain + c.rest
+            elif seeds - c.gain <= self.built_seeds:
+                v = self.db_value(c.pits, seeds - c.gain, self.rank(c.pits, seeds - c.gain))
+                exact[n] = c.gain + v if c.extra else c.gain - v
+            else:
+                known[n] = 0
+            if known[n]:
+                prio[n] = 100000 + exact[n]
+            else:
+                prio[n] = c.gain * 4 + (64 if c.extra else 0)
+                if slot != NULL and slot.move == i:
+                    prio[n] = 10000
             order[n] = n
             n += 1
         # insertion sort of the children's indices by priority, best first
@@ -327,8 +343,8 @@ cdef class KalahSolver:
         # Step 3. Negamax on margins: negate only when the turn passes
         for tried in range(n):
             c = &children[order[tried]]
-            if c.ended:
-                v = c.gain + c.rest
+            if known[order[tried]]:
+                v = exact[order[tried]]
             elif c.extra:
                 v = c.gain + self.search(c.pits, seeds - c.gain, alpha - c.gain, beta - c.gain)
             else:

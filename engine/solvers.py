@@ -87,8 +87,11 @@ Progress = Callable[[str], None]
 
 
 def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int = TABLE_MB,
-                progress: Progress | None = None) -> KalahSolution:
-    """The game-theoretic value of ``position`` and its best moves."""
+                progress: Progress | None = None, guess: int = 0) -> KalahSolution:
+    """The game-theoretic value of ``position`` and its best moves.
+    ``guess`` (the value expected, store lead included) is where MTD(f)
+    starts: a guess near the value saves steps, and the value found is
+    exact whatever the guess."""
     pits, lead = _kalah_pits(position)
     module = _compiled("_kalahsolve")
     m = int(position.variant.options["pits"])
@@ -112,7 +115,8 @@ def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int =
                 progress(f"search: {lower + lead:+d} <= value <= {upper + lead:+d}, "
                          f"{solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s")
 
-        value = solver.value(pits, 0, step)
+        in_pits = sum(pits)
+        value = solver.value(pits, max(-in_pits, min(in_pits, guess - lead)), step)
         base = position.turn * m
         best = [move.text for move in position.legal_moves()
                 if solver.move_at_least(pits, move.code - base, value)]

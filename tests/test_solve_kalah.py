@@ -62,6 +62,19 @@ def test_the_start_value_and_best_moves_are_the_exhaustive_ones(pits, seeds, emp
         assert sorted(found.best_moves) == sorted(m for m, v in values.items() if v == want)
 
 
+@pytest.mark.parametrize("guess", [-30, -4, 3, 30])
+def test_the_value_is_the_same_whatever_mtdf_starts_from(guess):
+    """The guess only orders the proof: far below, near and far above the
+    value (clamped to the seeds in play) give the exhaustive value."""
+    for spec in ("kalah pits=3 seeds=3", "kalah pits=4 seeds=2 empty-capture=true"):
+        pos = Position(spec)
+        values = move_values(pos)
+        want = max(values.values())
+        found = solve_kalah(pos, db_seeds=3, table_mb=1, guess=guess)
+        assert found.value == want
+        assert sorted(found.best_moves) == sorted(m for m, v in values.items() if v == want)
+
+
 def random_positions(spec: str, count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
     found: list[Position] = []
