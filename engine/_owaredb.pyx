@@ -309,34 +309,62 @@ cdef class Tablebase:
 # a cycle would give. Else the value depends on the cycle (CYCLE_FLAG).
 
 cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                       unsigned char* fixed, unsigned char* quiet,
                        uint64_t i, const int* bars) noexcept nogil:
     """Recompute the bounds of rank ``i`` (its bars given); returns how
-    many of the two moved."""
+    many of the two moved. The first visit generates every move and keeps
+    what no sweep can change: in ``fixed[i]`` the best of the captures
+    (finished databases) and of having no move, in ``quiet[i]`` the pits
+    of the moves that capture nothing; later visits sow only those."""
     cdef unsigned char pits[PITS]
     cdef unsigned char kids[6 * PITS]
     cdef int gains[6]
     cdef int played[6]
-    cdef int n, k, left, v_lo, v_hi, best_lo, best_hi, changed = 0
+    cdef int n, k, left, v, v_lo, v_hi, best_lo, best_hi, best_fixed, mask, changed = 0
     cdef const unsigned char* kid
     cdef uint64_t j
     board_of_bars(bars, seeds, pits)
-    n = south_moves(pits, rule, kids, gains, played)
-    best_lo = -seeds  # also the value without a move: North takes his row
-    best_hi = -seeds
-    for k in range(n):
-        kid = kids + PITS * k
-        left = board_seeds(kid) if gains[k] else seeds
-        if left == seeds:
-            j = rank_board(kid)
-            v_lo = -byte_value(bounds[2 * j + 1])
-            v_hi = -byte_value(bounds[2 * j])
-        else:
-            v_lo = gains[k] - level_value(d, kid, left)
-            v_hi = v_lo
-        if v_lo > best_lo:
-            best_lo = v_lo
-        if v_hi > best_hi:
-            best_hi = v_hi
+    if fixed[i]:
+        best_lo = best_hi = <int> fixed[i] - VALUE_BIAS
+        mask = quiet[i]
+        for k in range(6):
+            if mask & (1 << k):
+                south_move(pits, k, rule, kids, gains)
+                j = rank_board(kids)
+                v_lo = -byte_value(bounds[2 * j + 1])
+                v_hi = -byte_value(bounds[2 * j])
+                if v_lo > best_lo:
+                    best_lo = v_lo
+                if v_hi > best_hi:
+                    best_hi = v_hi
+    else:
+        n = south_moves(pits, rule, kids, gains, played)
+        best_fixed = -seeds  # also the value without a move: North takes his row
+        best_lo = -seeds
+        best_hi = -seeds
+        mask = 0
+        for k in range(n):
+            kid = kids + PITS * k
+            left = board_seeds(kid) if gains[k] else seeds
+            if left == seeds:
+                mask |= 1 << played[k]
+                j = rank_board(kid)
+                v_lo = -byte_value(bounds[2 * j + 1])
+                v_hi = -byte_value(bounds[2 * j])
+                if v_lo > best_lo:
+                    best_lo = v_lo
+                if v_hi > best_hi:
+                    best_hi = v_hi
+            else:
+                v = gains[k] - level_value(d, kid, left)
+                if v > best_fixed:
+                    best_fixed = v
+        fixed[i] = best_fixed + VALUE_BIAS
+        quiet[i] = mask
+        if best_fixed > best_lo:
+            best_lo = best_fixed
+        if best_fixed > best_hi:
+            best_hi = best_fixed
     if best_lo + VALUE_BIAS > bounds[2 * i]:
         bounds[2 * i] = best_lo + VALUE_BIAS
         changed += 1
@@ -347,6 +375,7 @@ cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* boun
 
 
 cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                     unsigned char* fixed, unsigned char* quiet,
                      uint64_t start, uint64_t stop) noexcept nogil:
     """One pass over the ranks start..stop-1; returns how many bounds moved."""
     cdef int bars[PITS - 1]
@@ -357,7 +386,7 @@ cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* bounds
         if i > start:
             next_bars(bars, seeds)
         if bounds[2 * i] != bounds[2 * i + 1]:  # not settled
-            changed += update(d, seeds, rule, bounds, i, bars)
+            changed += update(d, seeds, rule, bounds, fixed, quiet, i, bars)
     return changed
 
 
@@ -399,6 +428,10 @@ cdef class LevelBuilder:
     cdef Tablebase smaller
     cdef bytearray bounds_buf
     cdef unsigned char* bounds
+    cdef bytearray fixed_buf    # per board: 0 before its first visit (update)
+    cdef unsigned char* fixed
+    cdef bytearray quiet_buf
+    cdef unsigned char* quiet
 
     def __init__(self, int seeds, int rule, Tablebase smaller):
         cdef uint64_t n = positions(seeds)
@@ -409,6 +442,10 @@ cdef class LevelBuilder:
         self.smaller = smaller
         self.bounds_buf = bytearray([VALUE_BIAS - seeds, VALUE_BIAS + seeds]) * n
         self.bounds = self.bounds_buf
+        self.fixed_buf = bytearray(n)
+        self.fixed = self.fixed_buf
+        self.quiet_buf = bytearray(n)
+        self.quiet = self.quiet_buf
 
     @property
     def count(self):
@@ -420,7 +457,8 @@ cdef class LevelBuilder:
         if stop <= start:
             return 0
         with nogil:
-            changed = sweep(&self.smaller.c, self.seeds, self.rule, self.bounds, start, stop)
+            changed = sweep(&self.smaller.c, self.seeds, self.rule, self.bounds, self.fixed,
+                            self.quiet, start, stop)
         return changed
 
     def finish_range(self, bytearray out, uint64_t start, uint64_t stop):
