@@ -324,47 +324,33 @@ cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* boun
     cdef const unsigned char* kid
     cdef uint64_t j
     board_of_bars(bars, seeds, pits)
-    if fixed[i]:
-        best_lo = best_hi = <int> fixed[i] - VALUE_BIAS
-        mask = quiet[i]
-        for k in range(6):
-            if mask & (1 << k):
-                south_move(pits, k, rule, kids, gains)
-                j = rank_board(kids)
-                v_lo = -byte_value(bounds[2 * j + 1])
-                v_hi = -byte_value(bounds[2 * j])
-                if v_lo > best_lo:
-                    best_lo = v_lo
-                if v_hi > best_hi:
-                    best_hi = v_hi
-    else:
+    if not fixed[i]:
         n = south_moves(pits, rule, kids, gains, played)
         best_fixed = -seeds  # also the value without a move: North takes his row
-        best_lo = -seeds
-        best_hi = -seeds
         mask = 0
         for k in range(n):
             kid = kids + PITS * k
             left = board_seeds(kid) if gains[k] else seeds
             if left == seeds:
                 mask |= 1 << played[k]
-                j = rank_board(kid)
-                v_lo = -byte_value(bounds[2 * j + 1])
-                v_hi = -byte_value(bounds[2 * j])
-                if v_lo > best_lo:
-                    best_lo = v_lo
-                if v_hi > best_hi:
-                    best_hi = v_hi
             else:
                 v = gains[k] - level_value(d, kid, left)
                 if v > best_fixed:
                     best_fixed = v
         fixed[i] = best_fixed + VALUE_BIAS
         quiet[i] = mask
-        if best_fixed > best_lo:
-            best_lo = best_fixed
-        if best_fixed > best_hi:
-            best_hi = best_fixed
+    best_lo = best_hi = <int> fixed[i] - VALUE_BIAS
+    mask = quiet[i]
+    for k in range(6):
+        if mask & (1 << k):
+            south_move(pits, k, rule, kids, gains)
+            j = rank_board(kids)
+            v_lo = -byte_value(bounds[2 * j + 1])
+            v_hi = -byte_value(bounds[2 * j])
+            if v_lo > best_lo:
+                best_lo = v_lo
+            if v_hi > best_hi:
+                best_hi = v_hi
     if best_lo + VALUE_BIAS > bounds[2 * i]:
         bounds[2 * i] = best_lo + VALUE_BIAS
         changed += 1
