@@ -1,17 +1,19 @@
 """Figures of the Oware endgame databases (docs/databases.md).
 
     python benchmarks/databases.py build --max-seeds 14 --dir DIR [-j 2]
-    python benchmarks/databases.py compare --max-seeds 3 [--dir DIR]
+    python benchmarks/databases.py compare --max-seeds 5
 
 ``build`` builds every missing count into DIR and prints, per seed count,
 the boards, the file's bytes, the sweeps and the seconds, with the load
 average of the machine (timings on a shared machine are noisy).
 
-``compare`` solves every position of 0..N seeds with the exhaustive,
-history-aware solver of tests/tablebase_exhaustive.py (written apart from
-the databases: the game started at the position, bingwa's repetition
-rule) and counts, per seed count, the entries that disagree with it,
-exact and cycle-dependent apart.
+``compare`` builds the databases of 0..N seeds both ways (settled, and
+with --prove) in a temporary folder, solves every position of 0..N seeds
+with the exhaustive, history-aware solver of tests/tablebase_exhaustive.py
+(written apart from the databases: the game started at the position,
+bingwa's repetition rule) and prints, per seed count as it is solved, the
+entries that disagree with it: proven exact, settled (not cycle-dependent)
+and cycle-dependent apart. Ctrl-C stops it; the counts printed stay.
 """
 
 from __future__ import annotations
@@ -49,33 +51,42 @@ def build(folder: Path, max_seeds: int, jobs: int) -> None:
     tablebase.build(folder, max_seeds, jobs=jobs, progress=progress)
 
 
-def compare(folder: Path | None, max_seeds: int) -> None:
+def compare(max_seeds: int) -> None:
     from tablebase_exhaustive import ExhaustiveSolver, boards
 
-    if folder is None:
-        folder = Path(tempfile.mkdtemp())
-        tablebase.build(folder, max_seeds)
-    tb = tablebase.open_tablebase(folder, max_seeds=max_seeds)
-    solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(tb, s).value)
-    started = time.monotonic()
-    values = solver.solve(max_seeds)
-    print(f"solved in {time.monotonic() - started:.1f} s, {solver.nodes:,} nodes")
-    print("| seeds | boards | cycle-dependent | wrong exact | wrong cycle-dependent |")
-    print("|------:|-------:|----------------:|------------:|----------------------:|")
+    folder = Path(tempfile.mkdtemp())
+    tablebase.build(folder / "settled", max_seeds, jobs=2)
+    tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
+    settled = tablebase.open_tablebase(folder / "settled")
+    proven = tablebase.open_tablebase(folder / "proven")
+    solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value)
+    print("| seeds | boards | cycle-dependent | not proven | wrong proven | wrong settled "
+          "| wrong cycle-dependent | seconds | nodes |")
+    print("|------:|-------:|----------------:|-----------:|-------------:|--------------:"
+          "|----------------------:|--------:|------:|")
     for seeds in range(max_seeds + 1):
-        cycle = wrong_exact = wrong_cycle = count = 0
+        started, nodes = time.monotonic(), solver.nodes
+        solver.solve_level(seeds)
+        count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = 0
         for board in boards(seeds):
             state = (board, (0, 0), 0)
-            found = tablebase.entry(tb, state)
+            truth = solver.values[state]
+            found = tablebase.entry(settled, state)
+            sure = tablebase.entry(proven, state)
             count += 1
             cycle += found.cycle
-            if found.value != values[state]:
+            unproven += sure.cycle
+            if not sure.cycle and sure.value != truth:
+                wrong_proven += 1
+                print(f"proven entry differs: {board} {sure.value} vs {truth}")
+            if found.value != truth:
                 if found.cycle:
                     wrong_cycle += 1
                 else:
-                    wrong_exact += 1
-                    print(f"exact entry differs: {board} {found.value} vs {values[state]}")
-        print(f"| {seeds} | {count} | {cycle} | {wrong_exact} | {wrong_cycle} |")
+                    wrong_settled += 1
+        print(f"| {seeds} | {count:,} | {cycle:,} | {unproven:,} | {wrong_proven} "
+              f"| {wrong_settled} | {wrong_cycle} | {time.monotonic() - started:.1f} "
+              f"| {solver.nodes - nodes:,} |", flush=True)
 
 
 def main() -> None:
@@ -86,13 +97,15 @@ def main() -> None:
     b.add_argument("--dir", type=Path, required=True)
     b.add_argument("-j", "--jobs", type=int, default=1)
     c = sub.add_parser("compare")
-    c.add_argument("--max-seeds", type=int, default=3)
-    c.add_argument("--dir", type=Path)
+    c.add_argument("--max-seeds", type=int, default=4)
     args = parser.parse_args()
-    if args.command == "build":
-        build(args.dir, args.max_seeds, args.jobs)
-    else:
-        compare(args.dir, args.max_seeds)
+    try:
+        if args.command == "build":
+            build(args.dir, args.max_seeds, args.jobs)
+        else:
+            compare(args.max_seeds)
+    except KeyboardInterrupt:
+        sys.exit("interrupted")
 
 
 if __name__ == "__main__":

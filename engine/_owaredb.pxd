@@ -13,6 +13,9 @@ ctypedef int (*probe_fn)(const void* data, const void* state) noexcept nogil
 
 ctypedef struct TBData:
     const unsigned char* level[DB_MAX_SEEDS + 1]  # NULL: that seed count is not loaded
+    # the proven bounds (lo, hi: 2 bytes a board) of each count, read by the
+    # builder of larger counts; NULL when not loaded (probing needs none)
+    const unsigned char* proven[DB_MAX_SEEDS + 1]
     int max_seeds        # every count 0..max_seeds is loaded (-1: none)
     int rule             # the grand-slam rule the files were built for
 
@@ -20,6 +23,7 @@ cdef class Tablebase:
     cdef TBData c
     cdef object views    # the memoryviews of the mapped files (kept alive)
     cdef readonly int grandslam
+    cdef public bint proven  # the files' unflagged entries are proven (tablebase.py sets it)
 
 # The final margin of the side to move in an Oware TwoRowState (its
 # captured seeds plus the database value of the board), or PROBE_MISS.

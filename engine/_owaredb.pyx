@@ -258,12 +258,14 @@ cdef class Tablebase:
         cdef int i
         for i in range(DB_MAX_SEEDS + 1):
             self.c.level[i] = NULL
+            self.c.proven[i] = NULL
         self.c.max_seeds = -1
         self.views = []
 
-    def __init__(self, int grandslam, levels):
+    def __init__(self, int grandslam, levels, proven=None):
         """``levels``: one buffer per seed count 0, 1, ... in order, each of
-        ``positions(seeds)`` bytes."""
+        ``positions(seeds)`` bytes; ``proven``, for a builder of the next
+        count, the same counts' proven bounds (2 bytes a board)."""
         cdef const unsigned char[::1] view
         cdef int seeds
         self.grandslam = grandslam
@@ -276,6 +278,21 @@ cdef class Tablebase:
             self.views.append(view)
             self.c.level[seeds] = &view[0]
             self.c.max_seeds = seeds
+        if proven is not None:
+            if len(proven) != len(levels):
+                raise ValueError(f"{len(proven)} bounds files for {len(levels)} databases")
+            for seeds, buffer in enumerate(proven):
+                view = buffer
+                if <uint64_t> view.shape[0] != 2 * positions(seeds):
+                    raise ValueError(f"the {seeds}-seed bounds have {view.shape[0]} bytes, "
+                                     f"not {2 * positions(seeds)}")
+                self.views.append(view)
+                self.c.proven[seeds] = &view[0]
+
+    @property
+    def has_bounds(self):
+        """Whether every loaded count has its proven bounds (a builder needs them)."""
+        return all(self.c.proven[i] != NULL for i in range(self.c.max_seeds + 1))
 
     @property
     def max_seeds(self):
@@ -296,103 +313,170 @@ cdef class Tablebase:
 
 # -- Building one seed count ---------------------------------------------------------
 #
-# lo and hi (value + VALUE_BIAS per board of n seeds, side by side in one
-# array: a child costs one cache miss) start at -n and +n and are swept
-# until nothing changes: lo(P) = max over the moves of the move's value
-# with each child at hi (a non-capturing child stays at n seeds and is read
-# in the bounds; a capture leads to a smaller, finished database), hi(P)
-# the same with each child at lo. lo only rises, hi only falls, and their
-# limit is the least fixed point from those extremes whatever the order of
-# the updates, so threads may sweep in place.
+# Each board of n seeds has a pair of bounds, lo and hi (value + VALUE_BIAS,
+# side by side in one array: a child costs one cache miss), started at -n
+# and +n and swept until nothing changes: lo(P) = max over the moves of the
+# move's value with each child at hi (a non-capturing child stays at n
+# seeds and is read in the array; a capture leads to a smaller, finished
+# database), hi(P) the same with each child at lo. lo only rises, hi only
+# falls, and their limit is the least fixed point from those extremes
+# whatever the order of the updates, so threads may sweep in place.
 # lo(P) is what the mover can force within finitely many moves, hi(P) what
 # the other side cannot keep him from; lo == hi: the value is that, whatever
-# a cycle would give. Else the value depends on the cycle (CYCLE_FLAG).
+# a cycle of this count would give ("settled"). Else the value depends on
+# the cycle (CYCLE_FLAG).
+#
+# A settled value takes the smaller counts' values as they are stored, the
+# cycle-dependent ones too. With ``prove`` each board has a second pair, the
+# *proven* one, which takes for a capture into a smaller board its proven
+# bounds (the value itself for a proven entry), so it bounds the value of
+# the game started at P: a capture empties the history. An entry is then
+# unflagged only when its proven pair meets; the point pair (which lies
+# within it) still gives the stored value. The two layouts, 4 and 8 bytes a
+# board, are the same code with ``prove`` a constant.
 
 cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* bounds,
                        unsigned char* fixed, unsigned char* quiet,
-                       uint64_t i, const int* bars) noexcept nogil:
+                       uint64_t i, const int* bars, const bint prove) noexcept nogil:
     """Recompute the bounds of rank ``i`` (its bars given); returns how
-    many of the two moved. The first visit generates every move and keeps
-    what no sweep can change: in ``fixed[i]`` the best of the captures
-    (finished databases) and of having no move, in ``quiet[i]`` the pits
-    of the moves that capture nothing; later visits sow only those."""
+    many moved. The first visit generates every move and keeps what no
+    sweep can change: in ``fixed`` the best of the captures (finished
+    databases) and of having no move (with ``prove`` also at the proven
+    lo and hi of the captured boards); in ``quiet[i]`` the pits of the
+    moves that capture nothing; later visits sow only those."""
     cdef unsigned char pits[PITS]
     cdef unsigned char kids[6 * PITS]
     cdef int gains[6]
     cdef int played[6]
-    cdef int n, k, left, v, v_lo, v_hi, best_lo, best_hi, best_fixed, mask, changed = 0
+    cdef int n, k, left, v, mask, changed = 0
+    cdef int best[4]
+    cdef unsigned char raw
     cdef const unsigned char* kid
+    cdef const unsigned char* child
+    cdef int width = 4 if prove else 2
+    cdef int slots = 3 if prove else 1
+    cdef unsigned char* mine = bounds + width * i
+    cdef unsigned char* kept = fixed + slots * i
     cdef uint64_t j
     board_of_bars(bars, seeds, pits)
-    if not fixed[i]:
+    if not kept[0]:
         n = south_moves(pits, rule, kids, gains, played)
-        best_fixed = -seeds  # also the value without a move: North takes his row
+        # also the value without a move: North takes his row
+        best[0] = best[2] = best[3] = -seeds
         mask = 0
         for k in range(n):
             kid = kids + PITS * k
             left = board_seeds(kid) if gains[k] else seeds
             if left == seeds:
                 mask |= 1 << played[k]
-            else:
-                v = gains[k] - level_value(d, kid, left)
-                if v > best_fixed:
-                    best_fixed = v
-        fixed[i] = best_fixed + VALUE_BIAS
+                continue
+            j = rank_board(kid)
+            raw = d.level[left][j]
+            v = gains[k] - byte_value(raw)
+            if v > best[0]:
+                best[0] = v
+            if prove:
+                if raw & CYCLE_FLAG:  # proven lo: from the child's proven hi
+                    if gains[k] - byte_value(d.proven[left][2 * j + 1]) > best[2]:
+                        best[2] = gains[k] - byte_value(d.proven[left][2 * j + 1])
+                    if gains[k] - byte_value(d.proven[left][2 * j]) > best[3]:
+                        best[3] = gains[k] - byte_value(d.proven[left][2 * j])
+                else:
+                    if v > best[2]:
+                        best[2] = v
+                    if v > best[3]:
+                        best[3] = v
+        kept[0] = best[0] + VALUE_BIAS
+        if prove:
+            kept[1] = best[2] + VALUE_BIAS
+            kept[2] = best[3] + VALUE_BIAS
         quiet[i] = mask
-    best_lo = best_hi = <int> fixed[i] - VALUE_BIAS
+    best[0] = best[1] = <int> kept[0] - VALUE_BIAS
+    if prove:
+        best[2] = <int> kept[1] - VALUE_BIAS
+        best[3] = <int> kept[2] - VALUE_BIAS
     mask = quiet[i]
     for k in range(6):
         if mask & (1 << k):
             south_move(pits, k, rule, kids, gains)
-            j = rank_board(kids)
-            v_lo = -byte_value(bounds[2 * j + 1])
-            v_hi = -byte_value(bounds[2 * j])
-            if v_lo > best_lo:
-                best_lo = v_lo
-            if v_hi > best_hi:
-                best_hi = v_hi
-    if best_lo + VALUE_BIAS > bounds[2 * i]:
-        bounds[2 * i] = best_lo + VALUE_BIAS
-        changed += 1
-    if best_hi + VALUE_BIAS < bounds[2 * i + 1]:
-        bounds[2 * i + 1] = best_hi + VALUE_BIAS
-        changed += 1
+            child = bounds + width * rank_board(kids)
+            # lo from the child's hi, hi from its lo (and the same for the proven pair)
+            if -byte_value(child[1]) > best[0]:
+                best[0] = -byte_value(child[1])
+            if -byte_value(child[0]) > best[1]:
+                best[1] = -byte_value(child[0])
+            if prove:
+                if -byte_value(child[3]) > best[2]:
+                    best[2] = -byte_value(child[3])
+                if -byte_value(child[2]) > best[3]:
+                    best[3] = -byte_value(child[2])
+    for k in range(0, width, 2):
+        if best[k] + VALUE_BIAS > mine[k]:
+            mine[k] = best[k] + VALUE_BIAS
+            changed += 1
+        if best[k + 1] + VALUE_BIAS < mine[k + 1]:
+            mine[k + 1] = best[k + 1] + VALUE_BIAS
+            changed += 1
+    return changed
+
+
+cdef inline long long sweep_as(const TBData* d, int seeds, int rule, unsigned char* bounds,
+                               unsigned char* fixed, unsigned char* quiet,
+                               uint64_t start, uint64_t stop, const bint prove) noexcept nogil:
+    cdef int bars[PITS - 1]
+    cdef uint64_t i
+    cdef long long changed = 0
+    cdef const unsigned char* mine
+    bars_of_rank(start, seeds, bars)
+    for i in range(start, stop):
+        if i > start:
+            next_bars(bars, seeds)
+        # not settled (with prove: the proven pair, the point pair lying within it)
+        mine = bounds + 4 * i + 2 if prove else bounds + 2 * i
+        if mine[0] != mine[1]:
+            changed += update(d, seeds, rule, bounds, fixed, quiet, i, bars, prove)
     return changed
 
 
 cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* bounds,
                      unsigned char* fixed, unsigned char* quiet,
-                     uint64_t start, uint64_t stop) noexcept nogil:
+                     uint64_t start, uint64_t stop, bint prove) noexcept nogil:
     """One pass over the ranks start..stop-1; returns how many bounds moved."""
-    cdef int bars[PITS - 1]
-    cdef uint64_t i
-    cdef long long changed = 0
-    bars_of_rank(start, seeds, bars)
-    for i in range(start, stop):
-        if i > start:
-            next_bars(bars, seeds)
-        if bounds[2 * i] != bounds[2 * i + 1]:  # not settled
-            changed += update(d, seeds, rule, bounds, fixed, quiet, i, bars)
-    return changed
+    if prove:
+        return sweep_as(d, seeds, rule, bounds, fixed, quiet, start, stop, True)
+    return sweep_as(d, seeds, rule, bounds, fixed, quiet, start, stop, False)
 
 
 cdef void finish(int seeds, const unsigned char* bounds, unsigned char* out,
-                 uint64_t start, uint64_t stop) noexcept nogil:
-    """The stored byte: lo when lo == hi; else the value of a repetition
-    of the board itself (each side takes his own row), kept within
-    [lo, hi], with CYCLE_FLAG."""
+                 unsigned char* proven, uint64_t start, uint64_t stop) noexcept nogil:
+    """The stored byte: the value when the bounds meet (with ``proven``,
+    the proven bounds, which it receives); else, with CYCLE_FLAG, the point
+    pair's value when it meets, else the value of a repetition of the
+    board itself (each side takes his own row) kept within it."""
     cdef int bars[PITS - 1]
     cdef unsigned char pits[PITS]
     cdef int own, v, lo, hi
     cdef uint64_t i
+    cdef const unsigned char* mine
+    cdef int width = 2 if proven == NULL else 4
     bars_of_rank(start, seeds, bars)
     for i in range(start, stop):
         if i > start:
             next_bars(bars, seeds)
-        lo = bounds[2 * i]
-        hi = bounds[2 * i + 1]
-        if lo == hi:
+        mine = bounds + width * i
+        lo = mine[0]
+        hi = mine[1]
+        if proven != NULL:
+            proven[2 * i] = mine[2]
+            proven[2 * i + 1] = mine[3]
+            if mine[2] == mine[3]:
+                out[i] = mine[2]
+                continue
+        elif lo == hi:
             out[i] = lo
+            continue
+        if lo == hi:
+            out[i] = <unsigned char> (lo | CYCLE_FLAG)
             continue
         board_of_bars(bars, seeds, pits)
         own = pits[0] + pits[1] + pits[2] + pits[3] + pits[4] + pits[5]
@@ -406,29 +490,35 @@ cdef void finish(int seeds, const unsigned char* bounds, unsigned char* out,
 
 cdef class LevelBuilder:
     """Builds the database of ``seeds`` seeds from ``smaller`` (a Tablebase
-    holding every smaller count): ``sweep_range`` and ``finish_range``
-    release the GIL, so threads may run them on parts of the ranks."""
+    holding every smaller count, with ``prove`` their proven bounds too):
+    ``sweep_range`` and ``finish_range`` release the GIL, so threads may
+    run them on parts of the ranks."""
 
     cdef readonly int seeds
     cdef readonly int rule
+    cdef readonly bint prove
     cdef Tablebase smaller
-    cdef bytearray bounds_buf
+    cdef bytearray bounds_buf   # 2 bytes a board (lo, hi); 4 with prove (and the proven pair)
     cdef unsigned char* bounds
-    cdef bytearray fixed_buf    # per board: 0 before its first visit (update)
+    cdef bytearray fixed_buf    # 1 byte a board, 3 with prove; the first 0 before its first visit
     cdef unsigned char* fixed
     cdef bytearray quiet_buf
     cdef unsigned char* quiet
 
-    def __init__(self, int seeds, int rule, Tablebase smaller):
+    def __init__(self, int seeds, int rule, Tablebase smaller, bint prove=False):
         cdef uint64_t n = positions(seeds)
         if smaller.c.max_seeds != seeds - 1 or smaller.grandslam != rule:
             raise ValueError(f"building {seeds} seeds needs the databases of 0..{seeds - 1}")
+        if prove and not smaller.has_bounds:
+            raise ValueError(f"proving {seeds} seeds needs the proven bounds of 0..{seeds - 1}")
         self.seeds = seeds
         self.rule = rule
+        self.prove = prove
         self.smaller = smaller
-        self.bounds_buf = bytearray([VALUE_BIAS - seeds, VALUE_BIAS + seeds]) * n
+        pair = [VALUE_BIAS - seeds, VALUE_BIAS + seeds]
+        self.bounds_buf = bytearray(pair * (2 if prove else 1)) * n
         self.bounds = self.bounds_buf
-        self.fixed_buf = bytearray(n)
+        self.fixed_buf = bytearray((3 if prove else 1) * n)
         self.fixed = self.fixed_buf
         self.quiet_buf = bytearray(n)
         self.quiet = self.quiet_buf
@@ -444,22 +534,33 @@ cdef class LevelBuilder:
             return 0
         with nogil:
             changed = sweep(&self.smaller.c, self.seeds, self.rule, self.bounds, self.fixed,
-                            self.quiet, start, stop)
+                            self.quiet, start, stop, self.prove)
         return changed
 
-    def finish_range(self, bytearray out, uint64_t start, uint64_t stop):
-        """Writes the stored bytes of ranks start..stop-1 into ``out``."""
+    def finish_range(self, bytearray out, proven, uint64_t start, uint64_t stop):
+        """Writes the stored bytes of ranks start..stop-1 into ``out`` and,
+        with prove, their proven bounds (2 bytes a board) into ``proven``
+        (a bytearray; None without prove)."""
         cdef unsigned char* dest = out
+        cdef unsigned char* bounds_out = NULL
+        cdef bytearray kept
+        if (proven is not None) != self.prove:
+            raise ValueError("the proven bounds go with prove, and only with it")
+        if proven is not None:
+            kept = proven
+            bounds_out = kept
         if stop <= start:
             return
         with nogil:
-            finish(self.seeds, self.bounds, dest, start, stop)
+            finish(self.seeds, self.bounds, dest, bounds_out, start, stop)
 
     def bounds_of(self, pits):
-        """(lo, hi) of a board (for tests)."""
+        """(lo, hi) of a board, with prove (lo, hi, proven lo, proven hi)
+        (for tests)."""
         cdef unsigned char b[PITS]
         cdef int i
         for i in range(PITS):
             b[i] = pits[i]
-        cdef uint64_t j = rank_board(b)
-        return byte_value(self.bounds[2 * j]), byte_value(self.bounds[2 * j + 1])
+        cdef int width = 4 if self.prove else 2
+        cdef const unsigned char* mine = self.bounds + width * rank_board(b)
+        return tuple(byte_value(mine[k]) for k in range(width))

@@ -31,10 +31,13 @@ from .kernel import compiled_module
 from .oware import GRAND_SLAM_RULES
 
 MAGIC = b"BWOWDB\x00\x00"
+BOUNDS_MAGIC = b"BWOWBD\x00\x00"  # the proven bounds beside each database (--prove)
 FORMAT_VERSION = 1
 # Bumped whenever the Oware rules the files encode change (oware.py).
 RULES_VERSION = 1
-HEADER = struct.Struct("<8sIIIIQQ")  # magic, format, rules, grand slam, seeds, count, crc32
+# magic, format, rules, grand slam, seeds, count, crc32, flags
+HEADER = struct.Struct("<8sIIIIQQI")
+PROVEN = 1  # flags: built with --prove (an entry without CYCLE_FLAG is proven exact)
 HEADER_BYTES = 64
 MAX_SEEDS = 48
 ENV_DIR = "BINGWA_DATABASES"
@@ -83,24 +86,34 @@ def file_name(seeds: int, grandslam: int = 0) -> str:
     return f"oware-{GRAND_SLAM_RULES[grandslam]}-{seeds:02d}.bwdb"
 
 
+def bounds_name(seeds: int, grandslam: int = 0) -> str:
+    """The file of the proven bounds (lo, hi: 2 bytes a board) that the
+    builder of the larger counts reads; probing never needs it."""
+    return f"oware-{GRAND_SLAM_RULES[grandslam]}-{seeds:02d}.bwbd"
+
+
 def positions(seeds: int) -> int:
     return int(_db().positions(seeds))
 
 
 # -- files ---------------------------------------------------------------------------
-def _header(seeds: int, grandslam: int, data: bytes | bytearray | memoryview) -> bytes:
-    head = HEADER.pack(MAGIC, FORMAT_VERSION, RULES_VERSION, grandslam, seeds, len(data),
-                       zlib.crc32(data))
+def _header(seeds: int, grandslam: int, data: bytes | bytearray | memoryview,
+            magic: bytes, flags: int) -> bytes:
+    head = HEADER.pack(magic, FORMAT_VERSION, RULES_VERSION, grandslam, seeds, len(data),
+                       zlib.crc32(data), flags)
     return head.ljust(HEADER_BYTES, b"\x00")
 
 
-def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray) -> Path:
-    """Write one database atomically: a temporary name, fsync, rename (a
-    half-written file never has the final name)."""
-    path = folder / file_name(seeds, grandslam)
+def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray,
+                bounds: bool = False, proven: bool = False) -> Path:
+    """Write one database (or with ``bounds`` its proven bounds)
+    atomically: a temporary name, fsync, rename (a half-written file never
+    has the final name)."""
+    path = folder / (bounds_name if bounds else file_name)(seeds, grandslam)
     temp = path.with_suffix(".part")
     with open(temp, "wb") as out:
-        out.write(_header(seeds, grandslam, data))
+        out.write(_header(seeds, grandslam, data, BOUNDS_MAGIC if bounds else MAGIC,
+                          PROVEN if proven else 0))
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
@@ -108,9 +121,21 @@ def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray) -> Pa
     return path
 
 
-def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True) -> memoryview:
-    """The values of one file, memory-mapped read-only, after checking its
-    header (and checksum when ``verify``)."""
+@dataclass(frozen=True)
+class Level:
+    """One file's data, memory-mapped read-only, and whether it was built
+    with --prove."""
+
+    data: memoryview
+    proven: bool
+
+
+def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True,
+               bounds: bool = False) -> Level:
+    """The values of one file (or with ``bounds`` the proven bounds),
+    memory-mapped read-only, after checking its header (and checksum when
+    ``verify``)."""
+    width = 2 if bounds else 1
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
@@ -119,11 +144,12 @@ def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True) -> m
             mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
         raise TablebaseError(f"{path}: {exc.strerror or exc}") from None
-    magic, fmt, rules, rule, found_seeds, count, crc = HEADER.unpack_from(mapped, 0)
-    if magic != MAGIC:
-        raise TablebaseError(f"{path}: not a bingwa database")
+    magic, fmt, rules, rule, found_seeds, count, crc, flags = HEADER.unpack_from(mapped, 0)
+    if magic != (BOUNDS_MAGIC if bounds else MAGIC):
+        raise TablebaseError(f"{path}: not a bingwa {'bounds file' if bounds else 'database'}")
     if fmt != FORMAT_VERSION:
-        raise TablebaseError(f"{path}: format version {fmt}, this bingwa reads {FORMAT_VERSION}")
+        raise TablebaseError(f"{path}: format version {fmt}, this bingwa reads {FORMAT_VERSION}; "
+                             "rebuild it")
     if rules != RULES_VERSION:
         raise TablebaseError(
             f"{path}: built for Oware rules version {rules}, this bingwa plays {RULES_VERSION}; "
@@ -134,23 +160,26 @@ def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True) -> m
             f"{path}: holds grandslam={_rule_name(rule)} with {found_seeds} seeds, "
             f"expected grandslam={GRAND_SLAM_RULES[grandslam]} with {seeds}"
         )
-    if count != positions(seeds) or size != HEADER_BYTES + count:
+    expected = width * positions(seeds)
+    if count != expected or size != HEADER_BYTES + count:
         raise TablebaseError(f"{path}: truncated or padded ({size} bytes, expected "
-                             f"{HEADER_BYTES + positions(seeds)})")
+                             f"{HEADER_BYTES + expected})")
     view = memoryview(mapped)[HEADER_BYTES:]
     if verify and zlib.crc32(view) != crc:
         raise TablebaseError(f"{path}: checksum mismatch (the file is corrupt); rebuild it")
-    return view
+    return Level(view, bool(flags & PROVEN))
 
 
 def _rule_name(rule: int) -> str:
     return GRAND_SLAM_RULES[rule] if 0 <= rule < len(GRAND_SLAM_RULES) else str(rule)
 
 
-def finished_levels(folder: Path, grandslam: int = 0) -> int:
-    """The largest n such that the files of 0..n all exist (-1: none)."""
+def finished_levels(folder: Path, grandslam: int = 0, bounds: bool = False) -> int:
+    """The largest n such that the files of 0..n all exist (-1: none);
+    with ``bounds``, their proven bounds too (what a build resumes from)."""
     n = -1
-    while n < MAX_SEEDS and (folder / file_name(n + 1, grandslam)).is_file():
+    while n < MAX_SEEDS and (folder / file_name(n + 1, grandslam)).is_file() and (
+            not bounds or (folder / bounds_name(n + 1, grandslam)).is_file()):
         n += 1
     return n
 
@@ -172,16 +201,21 @@ def open_tablebase(folder: str | os.PathLike[str] | None = None, grandslam: str 
             "(build them with `bingwa solve build oware`)"
         )
     levels = [read_level(path / file_name(n, rule), n, rule, verify) for n in range(top + 1)]
-    return _db().Tablebase(rule, levels)
+    tb = _db().Tablebase(rule, [level.data for level in levels])
+    tb.proven = all(level.proven for level in levels)
+    return tb
 
 
 # -- building --------------------------------------------------------------------------
 def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int = 0,
-          jobs: int = 1, progress: Progress | None = None) -> list[int]:
+          jobs: int = 1, progress: Progress | None = None, prove: bool | None = None) -> list[int]:
     """Build every missing database of 0..``max_seeds`` seeds into
     ``folder`` (created), each from the smaller ones; files already there
     are kept (an interrupted build resumes at the first missing count).
-    Returns the seed counts available afterwards."""
+    With ``prove`` the files also hold the proven bounds, and an entry is
+    marked exact only when they meet (docs/databases.md); None: as the
+    files already in the folder were built (else not). Returns the seed
+    counts available afterwards."""
     rule = rule_index(grandslam)
     if not 0 <= max_seeds <= MAX_SEEDS:
         raise TablebaseError(f"--max-seeds must be in 0..{MAX_SEEDS}, not {max_seeds}")
@@ -193,23 +227,50 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
     except OSError as exc:
         raise TablebaseError(f"{path}: cannot create the folder ({exc.strerror or exc})") from None
     db = _db()
-    done = finished_levels(path, rule)
-    levels = [read_level(path / file_name(n, rule), n, rule) for n in range(min(done, max_seeds) + 1)]
+    prove = build_mode(path, rule, prove)
+    done = min(finished_levels(path, rule, bounds=prove), max_seeds)
+    levels = [read_level(path / file_name(n, rule), n, rule).data for n in range(done + 1)]
+    proven = [read_level(path / bounds_name(n, rule), n, rule, bounds=True).data
+              for n in range(done + 1)] if prove else None
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for seeds in range(len(levels), max_seeds + 1):
-            data = build_level(db, pool, seeds, rule, db.Tablebase(rule, levels), progress)
-            write_level(path, seeds, rule, data)
-            levels.append(read_level(path / file_name(seeds, rule), seeds, rule, verify=False))
+            data, bounds = build_level(db, pool, seeds, rule, db.Tablebase(rule, levels, proven),
+                                       progress, prove)
+            if proven is not None and bounds is not None:
+                # the bounds first: a database without them is rebuilt on resuming
+                write_level(path, seeds, rule, bounds, bounds=True, proven=True)
+                proven.append(read_level(path / bounds_name(seeds, rule), seeds, rule,
+                                         verify=False, bounds=True).data)
+            write_level(path, seeds, rule, data, proven=prove)
+            levels.append(read_level(path / file_name(seeds, rule), seeds, rule,
+                                     verify=False).data)
             if progress is not None:
                 progress(seeds, None, None)
     return list(range(len(levels)))
 
 
+def build_mode(folder: Path, grandslam: int, prove: bool | None) -> bool:
+    """Whether a build into ``folder`` proves (``prove``; None: as the
+    files there were built, else not); TablebaseError if the files there
+    were built the other way."""
+    first = folder / file_name(0, grandslam)
+    if not first.is_file():
+        return bool(prove)
+    built = read_level(first, 0, grandslam).proven
+    if prove is not None and prove != built:
+        raise TablebaseError(
+            f"{folder} holds databases built {'with' if built else 'without'} --prove; "
+            "build the others in another folder"
+        )
+    return built
+
+
 def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smaller: Any,
-                progress: Progress | None) -> bytearray:
-    """The stored bytes of the ``seeds`` database: sweeps until no bound
-    moves, the ranks cut in blocks that the pool's threads take in turn."""
-    builder = db.LevelBuilder(seeds, rule, smaller)
+                progress: Progress | None, prove: bool) -> tuple[bytearray, bytearray | None]:
+    """The stored bytes of the ``seeds`` database and (``prove``) its
+    proven bounds: sweeps until no bound moves, the ranks cut in blocks
+    that the pool's threads take in turn."""
+    builder = db.LevelBuilder(seeds, rule, smaller, prove)
     count = int(builder.count)
     blocks = [(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK)]
     sweep = 0
@@ -221,18 +282,30 @@ def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smalle
         if not changed:
             break
     out = bytearray(count)
-    list(pool.map(lambda b: builder.finish_range(out, *b), blocks))
-    return out
+    bounds = bytearray(2 * count) if prove else None
+    list(pool.map(lambda b: builder.finish_range(out, bounds, *b), blocks))
+    return out, bounds
 
 
 # -- reading -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Entry:
     """A database value: the best final margin of the seeds on the board
-    for the side to move; ``cycle`` when it depends on how cycles end."""
+    for the side to move; ``cycle`` when it depends on how cycles end (in
+    files built with --prove, ``proven``: when it is not proven)."""
 
     value: int
     cycle: bool
+    proven: bool = False
+
+    @property
+    def kind(self) -> str:
+        """What the value is, in words (docs/databases.md)."""
+        if self.proven:
+            return "not proven: a cycle decides it" if self.cycle else "exact, proven"
+        if self.cycle:
+            return "by the repetition rule (cycle-dependent)"
+        return "settled: exact unless a cycle after a capture decides it"
 
 
 def board_of(state: Any) -> tuple[int, ...]:
@@ -257,7 +330,7 @@ def entry(tablebase: Any, state: Any) -> Entry:
             f"{tablebase.max_seeds}"
         )
     value, cycle = tablebase.entry(board_of(state))
-    return Entry(int(value), bool(cycle))
+    return Entry(int(value), bool(cycle), bool(tablebase.proven))
 
 
 def total_margin(tablebase: Any, state: Any) -> int:

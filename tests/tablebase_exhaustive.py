@@ -8,10 +8,19 @@ taking his own row (oware.own_rows_scores), as Position does. The value
 of a position is the game started there, with no history: a negamax over
 every line, the path since the last capture remembered.
 
-Two facts keep it finite and fast enough for a few seeds: a capture
+Three facts keep it finite and fast enough for several seeds: a capture
 lowers the seeds, so a position after one is solved once with an empty
-history; and a position can only repeat inside its own strongly connected
-component of the capture-free moves, so leaving it forgets the path.
+history; a position can only repeat inside its own strongly connected
+component of the capture-free moves, so leaving it forgets the path; and
+a result depends on the path only through the positions its search
+tested for a repetition, so the transposition table keeps, with every
+bound, that set and which of them were on the path (bit sets over the
+positions of the seed count), and a later search reuses the bound only
+where the new path agrees on every one of them (the graph history
+interaction problem, solved exactly rather than ignored).
+
+``NaiveSolver`` is the same negamax without the table: tests check that
+the two agree.
 """
 
 from __future__ import annotations
@@ -80,16 +89,24 @@ def components(nodes: list[Any], successors: Callable[[Any], list[Any]]) -> dict
 class ExhaustiveSolver:
     """Values of every position of 0..max_seeds seeds (both sides to move),
     seed count by seed count. ``guess(state)`` may propose each value: it
-    only chooses the null-window searches that confirm it (a wrong guess
-    costs time, never a wrong value)."""
+    chooses the null-window searches that confirm it and orders the moves
+    (a wrong guess costs time, never a wrong value)."""
 
-    def __init__(self, grandslam: int = 0, guess: Callable[[Any], int] | None = None) -> None:
+    #: bounds kept per position (the oldest goes first)
+    ENTRIES = 6
+
+    def __init__(self, grandslam: int = 0, guess: Callable[[Any], int] | None = None,
+                 progress: Callable[[int, int, int], None] | None = None) -> None:
         self.rules = OwareRules(grandslam)
         self.guess = guess
+        self.progress = progress
         self.values: dict[Any, int] = {}
         self.nodes = 0
         self._children: dict[Any, list[tuple[Any, int]]] = {}
         self._comp: dict[Any, int] = {}
+        self._bit: dict[Any, int] = {}
+        self._table: dict[Any, list[tuple[int, int, int, int]]] = {}
+        self._order: dict[Any, list[tuple[Any, int, int | None]]] = {}
 
     def children(self, state: Any) -> list[tuple[Any, int]]:
         """(child, the mover's gain) of every legal move."""
@@ -104,54 +121,140 @@ class ExhaustiveSolver:
         return known
 
     def solve(self, max_seeds: int) -> dict[Any, int]:
-        sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))
         for seeds in range(max_seeds + 1):
-            states = [(b, (0, 0), side) for b in boards(seeds) for side in (0, 1)]
-            self._comp = components(
-                states, lambda s: [c for c, _ in self.children(s) if c[1] == (0, 0)]
-            )
-            for state in states:
-                self.top(state)
-            self._children.clear()
+            self.solve_level(seeds)
         return self.values
+
+    def solve_level(self, seeds: int) -> None:
+        """Every position of ``seeds`` seeds (the smaller counts solved)."""
+        sys.setrecursionlimit(max(100000, sys.getrecursionlimit()))
+        states = [(b, (0, 0), side) for b in boards(seeds) for side in (0, 1)]
+        self._comp = components(
+            states, lambda s: [c for c, _ in self.children(s) if c[1] == (0, 0)]
+        )
+        self._bit = {state: 1 << i for i, state in enumerate(states)}
+        for done, state in enumerate(states):
+            self.top(state)
+            if self.progress is not None and done % 1000 == 999:
+                self.progress(seeds, done + 1, len(states))
+        self._children.clear()
+        self._table.clear()
+        self._order.clear()
 
     def top(self, state: Any) -> int:
         """The value with no history."""
         if state not in self.values:
             guess = self.guess(state) if self.guess is not None else None
-            empty: frozenset[Any] = frozenset()
-            if (guess is not None and self.search(state, empty, guess - 1, guess) >= guess
-                    and self.search(state, empty, guess, guess + 1) <= guess):
+            if (guess is not None and self.search(state, 0, guess - 1, guess)[0] >= guess
+                    and self.search(state, 0, guess, guess + 1)[0] <= guess):
                 self.values[state] = guess
             else:
-                self.values[state] = self.search(state, empty, -INF, INF)
+                self.values[state] = self.search(state, 0, -INF, INF)[0]
         return self.values[state]
 
-    def search(self, state: Any, path: frozenset[Any], alpha: int, beta: int) -> int:
-        """Fail-soft negamax of ``state`` reached along ``path`` (the
-        positions since the last capture that can still repeat)."""
+    def ordered(self, state: Any) -> list[tuple[Any, int, int | None]]:
+        """(child, the mover's gain, its value if it leaves the component)
+        of every move, the likely best first: exact values of captures
+        and of other components as they are, the others by the guess."""
+        known = self._order.get(state)
+        if known is None:
+            known = []
+            for child, gain in self.children(state):
+                if child[1] != (0, 0):  # a capture: fewer seeds, a fresh history
+                    exit_value: int | None = gain - self.values[(child[0], (0, 0), child[2])]
+                elif self._comp[child] != self._comp[state]:
+                    exit_value = -self.top(child)
+                else:
+                    exit_value = None
+                known.append((child, gain, exit_value))
+            guess = self.guess
+
+            def estimate(move: tuple[Any, int, int | None]) -> tuple[int, int]:
+                if move[2] is not None:
+                    return (move[2], 1)
+                return (-guess(move[0]) if guess is not None else 0, 0)
+
+            known.sort(key=estimate, reverse=True)
+            self._order[state] = known
+        return known
+
+    def search(self, state: Any, path: int, alpha: int, beta: int) -> tuple[int, int]:
+        """Fail-soft negamax of ``state`` reached along ``path`` (a bit set
+        of the positions since the last capture), and the bit set of the
+        positions whose presence on the path the result depends on."""
         self.nodes += 1
         if not path and state in self.values:
-            return self.values[state]
+            return self.values[state], 0
+        entries = self._table.get(state)
+        if entries:
+            for tested, on_path, lower, upper in entries:
+                if path & tested == on_path:
+                    if lower == upper or lower >= beta:
+                        return lower, tested
+                    if upper <= alpha:
+                        return upper, tested
         mover = state[2]
-        children = self.children(state)
-        if not children:  # the mover's row is empty: each takes his own row
+        moves = self.ordered(state)
+        if not moves:  # the mover's row is empty: each takes his own row
             scores = own_rows_scores(state)
-            return scores[mover] - scores[1 - mover]
-        inside = path | {state}
+            return scores[mover] - scores[1 - mover], 0
+        own = self._bit[state]
+        inside = path | own
         best = -INF
-        for child, gain in children:
-            if child[1] != (0, 0):  # a capture: fewer seeds, a fresh history
+        tested = 0
+        for child, _, exit_value in moves:
+            if exit_value is not None:
+                value = exit_value
+            else:
+                bit = self._bit[child]
+                tested |= bit
+                if inside & bit:  # a repetition ends the game
+                    scores = own_rows_scores(child)
+                    value = scores[mover] - scores[1 - mover]
+                else:
+                    found, below = self.search(child, inside, -beta, -max(alpha, best))
+                    value = -found
+                    tested |= below & ~own
+            if value > best:
+                best = value
+                if best >= beta:
+                    break
+        lower = best if best > alpha else -INF
+        upper = best if best < beta else INF
+        entries = self._table.setdefault(state, [])
+        entries.append((tested, path & tested, lower, upper))
+        if len(entries) > self.ENTRIES:
+            del entries[0]
+        return best, tested
+
+
+class NaiveSolver(ExhaustiveSolver):
+    """The negamax over every line, without the table: slow, and there to
+    check the table against (tests)."""
+
+    def search(self, state: Any, path: int, alpha: int, beta: int) -> tuple[int, int]:
+        self.nodes += 1
+        if not path and state in self.values:
+            return self.values[state], 0
+        mover = state[2]
+        moves = self.children(state)
+        if not moves:
+            scores = own_rows_scores(state)
+            return scores[mover] - scores[1 - mover], 0
+        inside = path | self._bit[state]
+        best = -INF
+        for child, gain in moves:
+            if child[1] != (0, 0):
                 value = gain - self.values[(child[0], (0, 0), child[2])]
-            elif child in inside:  # a repetition ends the game
+            elif inside & self._bit[child]:
                 scores = own_rows_scores(child)
                 value = scores[mover] - scores[1 - mover]
             elif self._comp[child] != self._comp[state]:
                 value = -self.top(child)
             else:
-                value = -self.search(child, inside, -beta, -max(alpha, best))
+                value = -self.search(child, inside, -beta, -max(alpha, best))[0]
             if value > best:
                 best = value
                 if best >= beta:
                     break
-        return best
+        return best, 0

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from tablebase_exhaustive import ExhaustiveSolver, boards
+from tablebase_exhaustive import ExhaustiveSolver, NaiveSolver, boards
 
 from bingwa.engine import tablebase
 from bingwa.engine.oware import GRAND_SLAM_RULES, OwareRules, own_rows_scores
@@ -30,6 +30,18 @@ def small_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def small(small_dir: Path):
     return tablebase.open_tablebase(small_dir)
+
+
+@pytest.fixture(scope="module")
+def proven_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("proven")
+    tablebase.build(folder, SMALL, prove=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def proven(proven_dir: Path):
+    return tablebase.open_tablebase(proven_dir)
 
 
 def state_of(board: tuple[int, ...], side: int = 0):
@@ -81,8 +93,7 @@ def test_every_value_within_two_seeds_is_the_exhaustive_history_aware_one(small)
         assert entry.value == solved[state_of(board)], board
 
 
-@pytest.mark.slow  # about 30 s: benchmarks/databases.py goes further
-def test_exact_values_agree_with_the_exhaustive_solver_on_three_seeds(small) -> None:
+def test_settled_values_agree_with_the_exhaustive_solver_on_three_seeds(small) -> None:
     """The entries not marked cycle-dependent are the value of the game
     started there with no history (docs/databases.md); the solver takes
     the database's values as guesses only (null windows confirm them)."""
@@ -94,6 +105,78 @@ def test_exact_values_agree_with_the_exhaustive_solver_on_three_seeds(small) -> 
             exact += 1
             assert entry.value == values[state_of(board)], board
     assert exact == 300
+
+
+def test_the_solvers_table_changes_no_value() -> None:
+    """The transposition table keeps the positions each bound depends on:
+    the same values as the negamax over every line, in fewer nodes."""
+    naive, table = NaiveSolver(), ExhaustiveSolver()
+    assert table.solve(2) == naive.solve(2)
+    assert table.nodes <= naive.nodes
+
+
+@pytest.mark.slow  # about 40 s: the negamax over every line of three seeds
+def test_the_solvers_table_changes_no_value_on_three_seeds() -> None:
+    naive, table = NaiveSolver(), ExhaustiveSolver()
+    assert table.solve(3) == naive.solve(3)
+    assert table.nodes * 2 < naive.nodes
+
+
+def test_proven_files_hold_the_same_values_and_prove_a_subset(small, proven) -> None:
+    assert proven.proven and not small.proven
+    unproven = 0
+    for board in (b for n in range(SMALL + 1) for b in boards(n)):
+        settled = tablebase.entry(small, state_of(board))
+        found = tablebase.entry(proven, state_of(board))
+        assert found.value == settled.value, board
+        assert found.cycle or not settled.cycle, board
+        unproven += found.cycle and not settled.cycle
+    assert unproven > 0
+
+
+def test_a_settled_value_that_a_cycle_after_a_capture_decides_is_not_proven(small, proven) -> None:
+    """South's one move captures 2 and leaves 2 seeds, North to move, whose
+    game started there is a cycle's: the settled entry takes the database's
+    cycle-dependent value of it, which is not the game's."""
+    board = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
+    rules = OwareRules(0)
+    (move,) = rules.legal_moves(state_of(board))
+    child = rules.play(state_of(board), move)
+    assert child[1] == (2, 0)
+    after = (child[0], (0, 0), 1)
+    assert tablebase.entry(small, after).cycle
+    truth = 2 - ExhaustiveSolver().solve(2)[after]
+    settled = tablebase.entry(small, state_of(board))
+    assert not settled.cycle and settled.value != truth
+    assert settled.kind.startswith("settled")
+    found = tablebase.entry(proven, state_of(board))
+    assert found.cycle and found.kind.startswith("not proven")
+
+
+def test_proven_values_are_the_exhaustive_ones_on_three_seeds(proven) -> None:
+    values = ExhaustiveSolver(guess=lambda s: tablebase.entry(proven, s).value).solve(3)
+    exact = 0
+    for board in (b for n in range(4) for b in boards(n)):
+        entry = tablebase.entry(proven, state_of(board))
+        if not entry.cycle:
+            exact += 1
+            assert entry.value == values[state_of(board)], board
+            assert entry.kind == "exact, proven"
+    assert exact > 300
+
+
+@pytest.mark.slow  # about a minute: benchmarks/databases.py compare goes further
+def test_proven_values_are_the_exhaustive_ones_on_four_seeds(small, proven) -> None:
+    values = ExhaustiveSolver(guess=lambda s: tablebase.entry(proven, s).value).solve(4)
+    wrong_settled = 0
+    for board in boards(4):
+        truth = values[state_of(board)]
+        entry = tablebase.entry(proven, state_of(board))
+        if not entry.cycle:
+            assert entry.value == truth, board
+        settled = tablebase.entry(small, state_of(board))
+        wrong_settled += not settled.cycle and settled.value != truth
+    assert wrong_settled == 1
 
 
 def move_value(rules: OwareRules, small, state, move: int) -> int:
@@ -147,11 +230,38 @@ def test_build_resumes_and_keeps_the_finished_counts(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.part"))
 
 
-def test_threads_build_the_same_bytes(tmp_path: Path, small_dir: Path) -> None:
-    tablebase.build(tmp_path, SMALL, jobs=2)
+def test_threads_build_the_same_bytes(tmp_path: Path, small_dir: Path, proven_dir: Path) -> None:
+    tablebase.build(tmp_path / "settled", SMALL, jobs=2)
+    tablebase.build(tmp_path / "proven", SMALL, jobs=2, prove=True)
     for n in range(SMALL + 1):
-        name = tablebase.file_name(n)
-        assert (tmp_path / name).read_bytes() == (small_dir / name).read_bytes()
+        for name in (tablebase.file_name(n), tablebase.bounds_name(n)):
+            for kind, folder in (("settled", small_dir), ("proven", proven_dir)):
+                if (folder / name).exists():
+                    assert (tmp_path / kind / name).read_bytes() == (folder / name).read_bytes()
+    assert not (tmp_path / "settled" / tablebase.bounds_name(0)).exists()
+
+
+def test_a_proven_build_resumes_where_a_bounds_file_is_missing(tmp_path: Path,
+                                                                proven_dir: Path) -> None:
+    tablebase.build(tmp_path, 4, prove=True)
+    (tmp_path / tablebase.bounds_name(3)).unlink()
+    seen = []
+    tablebase.build(tmp_path, 5, progress=lambda n, sweep, changed: seen.append(n))
+    assert set(seen) == {3, 4, 5}
+    for n in range(6):
+        for name in (tablebase.file_name(n), tablebase.bounds_name(n)):
+            assert (tmp_path / name).read_bytes() == (proven_dir / name).read_bytes()
+
+
+def test_a_folder_is_built_one_way(tmp_path: Path) -> None:
+    tablebase.build(tmp_path / "settled", 2)
+    with pytest.raises(TablebaseError, match="built without --prove"):
+        tablebase.build(tmp_path / "settled", 3, prove=True)
+    tablebase.build(tmp_path / "proven", 2, prove=True)
+    with pytest.raises(TablebaseError, match="built with --prove"):
+        tablebase.build(tmp_path / "proven", 3, prove=False)
+    tablebase.build(tmp_path / "proven", 3)  # unsaid: as the folder was built
+    assert tablebase.open_tablebase(tmp_path / "proven").proven
 
 
 def copy_databases(source: Path, target: Path, top: int) -> None:
@@ -171,6 +281,19 @@ def test_a_corrupt_file_is_refused(tmp_path: Path, small_dir: Path) -> None:
     path.write_bytes(bytes(data[:-1]))
     with pytest.raises(TablebaseError, match="truncated"):
         tablebase.open_tablebase(tmp_path)
+
+
+def test_a_corrupt_bounds_file_stops_a_build(tmp_path: Path) -> None:
+    tablebase.build(tmp_path, 3, prove=True)
+    path = tmp_path / tablebase.bounds_name(3)
+    data = bytearray(path.read_bytes())
+    data[tablebase.HEADER_BYTES + 5] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(TablebaseError, match="checksum mismatch"):
+        tablebase.build(tmp_path, 4)
+    path.write_bytes(tablebase.file_name(3).encode() * 8)
+    with pytest.raises(TablebaseError, match="not a bingwa bounds file"):
+        tablebase.build(tmp_path, 4)
 
 
 def test_a_file_of_other_rules_or_seeds_is_refused(tmp_path: Path, small_dir: Path) -> None:

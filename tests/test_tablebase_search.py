@@ -172,6 +172,25 @@ def test_solve_build_and_query(tmp_path: Path) -> None:
     assert result.output.startswith(f"value {total:+d} for south")
     best = max(v.value for v in tablebase.move_values(tb, pos))
     assert "best moves: " in result.output and f" {best:+d}" in result.output
+    assert "settled" in result.output.splitlines()[0]
+
+
+def test_solve_build_prove_and_query(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "build", "oware", "--max-seeds", "4", "--prove",
+                                  "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / tablebase.bounds_name(4)).is_file()
+    result = runner.invoke(main, ["solve", "query", "oware", "0,0,0,0,1,1/0,1,0,0,0,0 23 22 s",
+                                  "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert "exact, proven" in first or "not proven" in first
+    result = runner.invoke(main, ["solve", "build", "oware", "--max-seeds", "5", "--no-prove",
+                                  "--dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"bingwa: error: {tmp_path} holds databases built with "
+                                     "--prove; build the others in another folder")
 
 
 @pytest.mark.parametrize(
