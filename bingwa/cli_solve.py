@@ -108,8 +108,10 @@ def build(variant: str, max_seeds: int, jobs: int, prove: bool | None, folder: s
             fail(f"interrupted; the databases of 0..{done} seeds are kept in {path}")
     for seeds, seconds in timings:
         size = tablebase.positions(seeds) + tablebase.HEADER_BYTES
+        extra = (f" (and {2 * tablebase.positions(seeds) + tablebase.HEADER_BYTES} of proven "
+                 "bounds)") if prove else ""
         click.echo(f"{seeds:2d} seeds: {tablebase.positions(seeds)} boards, "
-                   f"{size} bytes, {seconds:.2f} s")
+                   f"{size} bytes{extra}, {seconds:.2f} s")
     click.echo(f"databases of 0..{max_seeds} seeds in {path}")
 
 
