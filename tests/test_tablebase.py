@@ -165,8 +165,9 @@ def test_proven_values_are_the_exhaustive_ones_on_three_seeds(proven) -> None:
     assert exact > 300
 
 
-@pytest.mark.slow  # about a minute: benchmarks/databases.py compare goes further
 def test_proven_values_are_the_exhaustive_ones_on_four_seeds(small, proven) -> None:
+    """Every proven entry of 4 seeds is the game's value; one settled entry
+    is not (docs/databases.md). About 15 s; benchmarks/databases.py goes on."""
     values = ExhaustiveSolver(guess=lambda s: tablebase.entry(proven, s).value).solve(4)
     wrong_settled = 0
     for board in boards(4):
