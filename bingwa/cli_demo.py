@@ -8,6 +8,7 @@ plies and results. A rich table on a terminal, aligned plain text otherwise
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -173,7 +174,7 @@ def show_table(table: Table, rich_console: Any | None) -> None:
 
 def terminal_console() -> Any | None:
     """A rich console when stdout is a terminal, else None (plain text)."""
-    if not click.get_text_stream("stdout").isatty():
+    if not sys.stdout.isatty():
         return None
     from rich.console import Console
 
