@@ -553,14 +553,3 @@ cdef class LevelBuilder:
             return
         with nogil:
             finish(self.seeds, self.bounds, dest, bounds_out, start, stop)
-
-    def bounds_of(self, pits):
-        """(lo, hi) of a board, with prove (lo, hi, proven lo, proven hi)
-        (for tests)."""
-        cdef unsigned char b[PITS]
-        cdef int i
-        for i in range(PITS):
-            b[i] = pits[i]
-        cdef int width = 4 if self.prove else 2
-        cdef const unsigned char* mine = self.bounds + width * rank_board(b)
-        return tuple(byte_value(mine[k]) for k in range(width))

@@ -140,13 +140,13 @@ def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True,
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size < HEADER_BYTES:
-                raise TablebaseError(f"{path}: not a bingwa database (too short)")
+                raise TablebaseError(f"{path}: not a bingwa {_kind(bounds)} (too short)")
             mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
         raise TablebaseError(f"{path}: {exc.strerror or exc}") from None
     magic, fmt, rules, rule, found_seeds, count, crc, flags = HEADER.unpack_from(mapped, 0)
     if magic != (BOUNDS_MAGIC if bounds else MAGIC):
-        raise TablebaseError(f"{path}: not a bingwa {'bounds file' if bounds else 'database'}")
+        raise TablebaseError(f"{path}: not a bingwa {_kind(bounds)}")
     if fmt != FORMAT_VERSION:
         raise TablebaseError(f"{path}: format version {fmt}, this bingwa reads {FORMAT_VERSION}; "
                              "rebuild it")
@@ -168,6 +168,10 @@ def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True,
     if verify and zlib.crc32(view) != crc:
         raise TablebaseError(f"{path}: checksum mismatch (the file is corrupt); rebuild it")
     return Level(view, bool(flags & PROVEN))
+
+
+def _kind(bounds: bool) -> str:
+    return "bounds file" if bounds else "database"
 
 
 def _rule_name(rule: int) -> str:

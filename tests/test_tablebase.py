@@ -295,6 +295,9 @@ def test_a_corrupt_bounds_file_stops_a_build(tmp_path: Path) -> None:
     path.write_bytes(tablebase.file_name(3).encode() * 8)
     with pytest.raises(TablebaseError, match="not a bingwa bounds file"):
         tablebase.build(tmp_path, 4)
+    path.write_bytes(b"junk")
+    with pytest.raises(TablebaseError, match="not a bingwa bounds file .too short"):
+        tablebase.build(tmp_path, 4)
 
 
 def test_a_file_of_other_rules_or_seeds_is_refused(tmp_path: Path, small_dir: Path) -> None:
