@@ -281,12 +281,13 @@ def _play(store, config=None, *, resume: bool = False, run_id: int | None = None
     if pgnout:
         t.listeners = (RecordsFile(pgnout, t.config.tc.describe()),)
     if not resume and not config.openings.file:
-        wanted = config.openings.count if config.rounds is None else min(config.openings.count, config.rounds)
+        wanted = config.opening_count()
         for variant, lines in t.openings.items():
             if len(lines) < wanted:
                 click.echo(f"note: {variant}: {len(lines)} balanced openings of {config.openings.plies} "
-                           f"plies, not {wanted}; they are reused (see --opening-margin, "
-                           f"--opening-plies)", err=True)
+                           f"plies, not {wanted}; they are reused, and engines at fixed nodes or depth "
+                           f"replay the same games (see --opening-margin, --opening-plies, --openings)",
+                           err=True)
     try:
         return t.run(backend=backend, address=address)
     except KeyboardInterrupt:

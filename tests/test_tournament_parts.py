@@ -246,6 +246,30 @@ def test_random_openings_are_distinct_balanced_and_seeded():
     assert len(keys) == 6
 
 
+def test_a_run_draws_one_opening_a_round_and_an_sprt_one_a_pair():
+    """Engines at fixed nodes play the same game from the same opening:
+    a run that cycled a few openings would replay its pairs, and an SPRT
+    would count each one many times."""
+    from bingwa.tournament.config import SPRT_OPENINGS
+
+    def config(**kw):
+        base = dict(kind="round-robin", engines=(EngineSpec.bot("random"), EngineSpec.bot("greedy")),
+                    variants=("oware",), tc=TimeControl(nodes=100), rounds=200)
+        base.update(kw)
+        return RunConfig(**base)
+
+    assert config().opening_count() == 200
+    sprt = dict(kind="sprt", rounds=None, sprt=Sprt(0, 10))
+    assert config(**sprt, max_games=600).opening_count() == 300
+    assert config(**sprt, max_games=601).opening_count() == 301
+    assert config(**sprt, max_games=20000).opening_count() == SPRT_OPENINGS
+    assert config(openings=OpeningsConfig(count=5)).opening_count() == 5
+    assert config(rounds=3, openings=OpeningsConfig(count=5)).opening_count() == 3
+    store_config = config(rounds=120, openings=OpeningsConfig(plies=4, depth=1))
+    drawn = Tournament.create(Store(":memory:"), store_config, factory=in_process).openings["oware"]
+    assert len(drawn) == 120 and len({tuple(line) for line in drawn}) == 120
+
+
 def test_random_openings_fail_when_none_is_balanced():
     with pytest.raises(OpeningError, match="balanced"):
         random_openings("oware", 2, 2, random.Random(1), lambda p: 5000)

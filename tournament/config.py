@@ -15,15 +15,21 @@ from .sprt import Sprt
 from .timecontrol import TimeControl
 
 
+#: random openings an SPRT draws at most per variant (2,000 games' worth;
+#: beyond them the pairs start again from the first)
+SPRT_OPENINGS = 1000
+
+
 @dataclass(frozen=True)
 class OpeningsConfig:
     """Openings from ``file``, or ``count`` random openings of ``plies``
     plies per variant kept when a search of ``depth`` plies scores them
-    within ``margin_cp`` (seeded by ``seed``)."""
+    within ``margin_cp`` (seeded by ``seed``). ``count`` None is one a
+    round (RunConfig.opening_count)."""
 
     file: str | None = None
     plies: int = 4
-    count: int = 50
+    count: int | None = None
     depth: int = 4
     margin_cp: int = 200
     seed: int = 1
@@ -64,6 +70,22 @@ class RunConfig:
         for spec in self.engines:
             if spec.protocol == "auale" and any(v != "oware" for v in self.variants):
                 raise ScheduleError(f"engine {spec.name} speaks the Aualé dialect: Oware (oware) only")
+
+    def opening_count(self) -> int:
+        """How many random openings each variant draws: one a round (a
+        round plays every pairing from one opening, both colours), an
+        SPRT one a pair up to SPRT_OPENINGS, so that engines which play
+        the same game from the same opening (at fixed nodes or depth they
+        do) never replay a pair while new openings are there to draw."""
+        if self.openings.count is not None:
+            wanted = self.openings.count
+        elif self.rounds is not None:
+            wanted = self.rounds
+        else:
+            wanted = SPRT_OPENINGS
+            if self.max_games is not None:
+                wanted = min(wanted, (self.max_games + 1) // 2)
+        return wanted if self.rounds is None else min(wanted, self.rounds)
 
     def engine(self, name: str) -> EngineSpec:
         for spec in self.engines:

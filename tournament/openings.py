@@ -174,7 +174,7 @@ def random_openings(
             position.push(rng.choice(moves))
         if position.is_over() or position.key in seen:
             misses += 1
-            if misses > 50 * count:  # the short openings are all found
+            if misses > min(50 * count, 20000):  # the short openings are all found
                 break
             continue
         misses = 0

@@ -48,7 +48,7 @@ def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]
         if oc.file:
             out[variant] = read_openings(oc.file, variant)
             continue
-        wanted = oc.count if config.rounds is None else min(oc.count, config.rounds)
+        wanted = config.opening_count()
         rng = random.Random(f"{oc.seed}:{variant}")
         evaluate = evaluator or search_evaluator(oc.depth)
         out[variant] = random_openings(variant, wanted, oc.plies, rng, evaluate, oc.margin_cp)
