@@ -19,8 +19,24 @@ positions of the seed count), and a later search reuses the bound only
 where the new path agrees on every one of them (the graph history
 interaction problem, solved exactly rather than ignored).
 
-``NaiveSolver`` is the same negamax without the table: tests check that
-the two agree.
+A fourth fact prunes it: before searching a seed count the solver works
+out, by its own iteration over the count's positions, a pair of bounds
+``lo <= value <= hi`` that holds **whatever the path** to the position
+(``bounds``), and a search returns at once where they decide it. Most
+positions have ``lo == hi``; the search only walks among the others.
+Why the pair is sound, by induction on the positions not yet on the path:
+at a position reached along any path every capture-free move is worth
+either the repetition's value (its child is on the path) or minus the
+child's value along a longer path, so it is worth at least
+``min(repetition, -hi(child))`` and at most ``max(repetition, -lo(child))``
+(only the second where the child lies in another component, where it can
+never be on the path); captures are worth their exact value. Starting
+from -99/+99 and raising ``lo`` to the best move's lower value (lowering
+``hi`` to the best upper one) keeps both true at every step, so the pair
+is sound however far the iteration goes.
+
+``NaiveSolver`` is the same negamax without the table and the bounds:
+tests check that they agree.
 """
 
 from __future__ import annotations
@@ -107,6 +123,8 @@ class ExhaustiveSolver:
         self._bit: dict[Any, int] = {}
         self._table: dict[Any, list[tuple[int, int, int, int]]] = {}
         self._order: dict[Any, list[tuple[Any, int, int | None]]] = {}
+        self._lo: dict[Any, int] = {}
+        self._hi: dict[Any, int] = {}
 
     def children(self, state: Any) -> list[tuple[Any, int]]:
         """(child, the mover's gain) of every legal move."""
@@ -125,14 +143,28 @@ class ExhaustiveSolver:
             self.solve_level(seeds)
         return self.values
 
-    def solve_level(self, seeds: int) -> None:
-        """Every position of ``seeds`` seeds (the smaller counts solved)."""
-        sys.setrecursionlimit(max(100000, sys.getrecursionlimit()))
+    def level(self, seeds: int) -> list[Any]:
+        """Every state of ``seeds`` seeds, both sides to move, with their
+        components of the capture-free moves worked out."""
         states = [(b, (0, 0), side) for b in boards(seeds) for side in (0, 1)]
         self._comp = components(
             states, lambda s: [c for c, _ in self.children(s) if c[1] == (0, 0)]
         )
-        self._bit = {state: 1 << i for i, state in enumerate(states)}
+        return states
+
+    def solve_level(self, seeds: int) -> None:
+        """Every position of ``seeds`` seeds (the smaller counts solved)."""
+        sys.setrecursionlimit(max(100000, sys.getrecursionlimit()))
+        states = self.level(seeds)
+        if self.bounded:
+            self._lo, self._hi = self.bounds(states)
+            # only a position the bounds leave open is ever on a path
+            open_ = [s for s in states if self._lo[s] < self._hi[s]]
+            self._bit = dict.fromkeys(states, 0)
+            self._bit.update((state, 1 << i) for i, state in enumerate(open_))
+        else:
+            self._lo, self._hi = dict.fromkeys(states, -INF), dict.fromkeys(states, INF)
+            self._bit = {state: 1 << i for i, state in enumerate(states)}
         for done, state in enumerate(states):
             self.top(state)
             if self.progress is not None and done % 1000 == 999:
@@ -140,6 +172,61 @@ class ExhaustiveSolver:
         self._children.clear()
         self._table.clear()
         self._order.clear()
+        self._lo.clear()
+        self._hi.clear()
+
+    #: prune by bounds that hold whatever the path (the NaiveSolver does not)
+    bounded = True
+
+    def bounds(self, states: list[Any]) -> tuple[dict[Any, int], dict[Any, int]]:
+        """``lo`` and ``hi`` of every position of ``states`` (one seed
+        count, the smaller ones solved): bounds on its value along any
+        path, from the seeds on the board inward by a worklist iteration to
+        the fixed point (the module's docstring says why they hold)."""
+        lo: dict[Any, int] = {}
+        hi: dict[Any, int] = {}
+        moves: dict[Any, list[tuple[Any, int, int | None]]] = {}
+        parents: dict[Any, list[Any]] = {state: [] for state in states}
+        for state in states:
+            mover = state[2]
+            known = []
+            for child, gain in self.children(state):
+                if child[1] != (0, 0):  # exact: the smaller count is solved
+                    known.append((None, gain - self.values[(child[0], (0, 0), child[2])], None))
+                    continue
+                repetition = None
+                if self._comp[child] == self._comp[state]:
+                    scores = own_rows_scores(child)
+                    repetition = scores[mover] - scores[1 - mover]
+                known.append((child, 0, repetition))
+                parents[child].append(state)
+            moves[state] = known
+            if known:  # no margin can exceed the seeds on the board
+                lo[state], hi[state] = -sum(state[0]), sum(state[0])
+            else:
+                scores = own_rows_scores(state)
+                lo[state] = hi[state] = scores[mover] - scores[1 - mover]
+        work = [state for state in states if moves[state]]
+        waiting = set(work)
+        while work:
+            state = work.pop()
+            waiting.discard(state)
+            low = high = -INF
+            for child, exact, repetition in moves[state]:
+                if child is None:
+                    down = up = exact
+                elif repetition is None:
+                    down, up = -hi[child], -lo[child]
+                else:
+                    down, up = min(repetition, -hi[child]), max(repetition, -lo[child])
+                low, high = max(low, down), max(high, up)
+            if low > lo[state] or high < hi[state]:
+                lo[state], hi[state] = max(low, lo[state]), min(high, hi[state])
+                for parent in parents[state]:
+                    if parent not in waiting and lo[parent] < hi[parent]:
+                        waiting.add(parent)
+                        work.append(parent)
+        return lo, hi
 
     #: North to move with no history is South to move on the board turned
     #: round (the tests check it against a solver that searches both)
@@ -151,12 +238,19 @@ class ExhaustiveSolver:
             pits = state[0]
             self.values[state] = self.top((pits[6:] + pits[:6], state[1], 0))
         if state not in self.values:
-            guess = self.guess(state) if self.guess is not None else None
-            if (guess is not None and self.search(state, 0, guess - 1, guess)[0] >= guess
-                    and self.search(state, 0, guess, guess + 1)[0] <= guess):
-                self.values[state] = guess
-            else:
+            if self.guess is None:
                 self.values[state] = self.search(state, 0, -INF, INF)[0]
+            else:  # MTD(f) from the guess: null windows narrow [lower, upper]
+                lower, upper = self._lo[state], self._hi[state]
+                value = min(max(self.guess(state), lower), upper)
+                while lower < upper:
+                    beta = value + 1 if value == lower else value
+                    value = self.search(state, 0, beta - 1, beta)[0]
+                    if value < beta:
+                        upper = value
+                    else:
+                        lower = value
+                self.values[state] = lower
         return self.values[state]
 
     def ordered(self, state: Any) -> list[tuple[Any, int, int | None]]:
@@ -192,6 +286,11 @@ class ExhaustiveSolver:
         self.nodes += 1
         if not path and state in self.values:
             return self.values[state], 0
+        lo, hi = self._lo[state], self._hi[state]
+        if lo >= beta or lo == hi:  # whatever the path
+            return lo, 0
+        if hi <= alpha:
+            return hi, 0
         entries = self._table.get(state)
         if entries:
             for tested, on_path, lower, upper in entries:
@@ -210,21 +309,23 @@ class ExhaustiveSolver:
         best = -INF
         tested = 0
         for child, _, exit_value in moves:
+            depends = 0
             if exit_value is not None:
                 value = exit_value
             else:
-                bit = self._bit[child]
-                tested |= bit
-                if inside & bit:  # a repetition ends the game
+                depends = self._bit[child]
+                if inside & depends:  # a repetition ends the game
                     scores = own_rows_scores(child)
                     value = scores[mover] - scores[1 - mover]
                 else:
                     found, below = self.search(child, inside, -beta, -max(alpha, best))
                     value = -found
-                    tested |= below & ~own
+                    depends |= below & ~own
+            tested |= depends
             if value > best:
                 best = value
-                if best >= beta:
+                if best >= beta:  # the lower bound rests on this move alone
+                    tested = depends
                     break
         lower = best if best > alpha else -INF
         upper = best if best < beta else INF
@@ -240,6 +341,7 @@ class NaiveSolver(ExhaustiveSolver):
     sides to move: slow, and there to check the others against (tests)."""
 
     symmetric = False
+    bounded = False
 
     def search(self, state: Any, path: int, alpha: int, beta: int) -> tuple[int, int]:
         self.nodes += 1
