@@ -74,11 +74,12 @@ def build(variant: str, max_seeds: int, jobs: int, prove: bool | None, folder: s
     rule = var.grandslam
     if not 0 <= max_seeds <= tablebase.MAX_SEEDS:
         fail(f"--max-seeds must be in 0..{tablebase.MAX_SEEDS}, not {max_seeds}")
-    try:
+    try:  # before the bar is drawn: a bad folder is one line, nothing else
+        tablebase.make_folder(path)
         prove = tablebase.build_mode(path, rule, prove)
     except TablebaseError as exc:
         fail(str(exc))
-    start = tablebase.finished_levels(path, rule, bounds=prove) + 1 if path.is_dir() else 0
+    start = tablebase.finished_levels(path, rule, bounds=prove) + 1
     # a count's cost grows with its boards and (about linearly) its sweeps
     weight = {n: tablebase.positions(n) * max(n, 1) for n in range(start, max_seeds + 1)}
     started = {"at": time.monotonic()}

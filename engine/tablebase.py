@@ -225,11 +225,7 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
         raise TablebaseError(f"--max-seeds must be in 0..{MAX_SEEDS}, not {max_seeds}")
     if jobs < 1:
         raise TablebaseError(f"jobs must be at least 1, not {jobs}")
-    path = Path(folder).expanduser()
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise TablebaseError(f"{path}: cannot create the folder ({exc.strerror or exc})") from None
+    path = make_folder(folder)
     db = _db()
     prove = build_mode(path, rule, prove)
     done = min(finished_levels(path, rule, bounds=prove), max_seeds)
@@ -251,6 +247,17 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
             if progress is not None:
                 progress(seeds, None, None)
     return list(range(len(levels)))
+
+
+def make_folder(folder: str | Path) -> Path:
+    """``folder`` as a Path, created with its parents; TablebaseError (one
+    line) when it cannot be."""
+    path = Path(folder).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TablebaseError(f"{path}: cannot create the folder ({exc.strerror or exc})") from None
+    return path
 
 
 def build_mode(folder: Path, grandslam: int, prove: bool | None) -> bool:

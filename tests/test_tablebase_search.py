@@ -194,6 +194,16 @@ def test_solve_build_prove_and_query(tmp_path: Path) -> None:
                                      "--prove; build the others in another folder")
 
 
+def test_a_build_into_a_file_is_one_line_and_no_progress_bar(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    result = CliRunner().invoke(main, ["solve", "build", "oware", "--max-seeds", "2",
+                                       "--dir", str(tmp_path / "a-file")])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bingwa: error: ")
+    assert "cannot create the folder" in lines[0]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
