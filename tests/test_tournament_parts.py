@@ -250,7 +250,7 @@ def test_a_run_draws_one_opening_a_round_and_an_sprt_one_a_pair():
     """Engines at fixed nodes play the same game from the same opening:
     a run that cycled a few openings would replay its pairs, and an SPRT
     would count each one many times."""
-    from bingwa.tournament.config import SPRT_OPENINGS
+    from bingwa.tournament.config import MAX_OPENINGS
 
     def config(**kw):
         base = dict(kind="round-robin", engines=(EngineSpec.bot("random"), EngineSpec.bot("greedy")),
@@ -262,7 +262,8 @@ def test_a_run_draws_one_opening_a_round_and_an_sprt_one_a_pair():
     sprt = dict(kind="sprt", rounds=None, sprt=Sprt(0, 10))
     assert config(**sprt, max_games=600).opening_count() == 300
     assert config(**sprt, max_games=601).opening_count() == 301
-    assert config(**sprt, max_games=20000).opening_count() == SPRT_OPENINGS
+    assert config(**sprt, max_games=20000).opening_count() == MAX_OPENINGS
+    assert config(rounds=5000).opening_count() == MAX_OPENINGS
     assert config(openings=OpeningsConfig(count=5)).opening_count() == 5
     assert config(rounds=3, openings=OpeningsConfig(count=5)).opening_count() == 3
     store_config = config(rounds=120, openings=OpeningsConfig(plies=4, depth=1))

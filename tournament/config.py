@@ -15,9 +15,9 @@ from .sprt import Sprt
 from .timecontrol import TimeControl
 
 
-#: random openings an SPRT draws at most per variant (2,000 games' worth;
-#: beyond them the pairs start again from the first)
-SPRT_OPENINGS = 1000
+#: random openings a run draws at most per variant (2,000 games' worth a
+#: matchup; beyond them the rounds start again from the first)
+MAX_OPENINGS = 1000
 
 
 @dataclass(frozen=True)
@@ -73,16 +73,16 @@ class RunConfig:
 
     def opening_count(self) -> int:
         """How many random openings each variant draws: one a round (a
-        round plays every pairing from one opening, both colours), an
-        SPRT one a pair up to SPRT_OPENINGS, so that engines which play
-        the same game from the same opening (at fixed nodes or depth they
-        do) never replay a pair while new openings are there to draw."""
+        round plays every pairing from one opening, both colours; an SPRT
+        plays one pair a round) up to MAX_OPENINGS, so that engines which
+        play the same game from the same opening (at fixed nodes or depth
+        they do) never replay a pair while new openings are there to draw."""
         if self.openings.count is not None:
             wanted = self.openings.count
         elif self.rounds is not None:
-            wanted = self.rounds
+            wanted = min(self.rounds, MAX_OPENINGS)
         else:
-            wanted = SPRT_OPENINGS
+            wanted = MAX_OPENINGS
             if self.max_games is not None:
                 wanted = min(wanted, (self.max_games + 1) // 2)
         return wanted if self.rounds is None else min(wanted, self.rounds)
