@@ -22,8 +22,9 @@ interaction problem, solved exactly rather than ignored).
 A fourth fact prunes it: before searching a seed count the solver works
 out, by its own iteration over the count's positions, a pair of bounds
 ``lo <= value <= hi`` that holds **whatever the path** to the position
-(``bounds``), and a search returns at once where they decide it. Most
-positions have ``lo == hi``; the search only walks among the others.
+(``bounds``), and a search returns at once where they decide it: where
+``lo == hi`` (36 % of the positions of 4 seeds, 18 % of 8), or
+where one of them is outside the window.
 Why the pair is sound, by induction on the positions not yet on the path:
 at a position reached along any path every capture-free move is worth
 either the repetition's value (its child is on the path) or minus the
@@ -31,9 +32,10 @@ child's value along a longer path, so it is worth at least
 ``min(repetition, -hi(child))`` and at most ``max(repetition, -lo(child))``
 (only the second where the child lies in another component, where it can
 never be on the path); captures are worth their exact value. Starting
-from -99/+99 and raising ``lo`` to the best move's lower value (lowering
-``hi`` to the best upper one) keeps both true at every step, so the pair
-is sound however far the iteration goes.
+from minus and plus the seeds on the board (no margin is larger) and
+raising ``lo`` to the best move's lower value (lowering ``hi`` to the best
+upper one) keeps both true at every step, so the pair is sound however
+far the iteration goes.
 
 ``NaiveSolver`` is the same negamax without the table and the bounds:
 tests check that they agree.
@@ -48,6 +50,13 @@ from typing import Any
 from bingwa.engine.oware import OwareRules, own_rows_scores
 
 INF = 99
+
+
+def row_margin(state: Any, mover: int) -> int:
+    """The margin, for ``mover``, of the game ended here with each side
+    taking his own row (a repetition, or a side with no move)."""
+    scores = own_rows_scores(state)
+    return scores[mover] - scores[1 - mover]
 
 
 def boards(seeds: int, pits: int = 12) -> Iterator[tuple[int, ...]]:
@@ -196,16 +205,14 @@ class ExhaustiveSolver:
                     continue
                 repetition = None
                 if self._comp[child] == self._comp[state]:
-                    scores = own_rows_scores(child)
-                    repetition = scores[mover] - scores[1 - mover]
+                    repetition = row_margin(child, mover)
                 known.append((child, 0, repetition))
                 parents[child].append(state)
             moves[state] = known
             if known:  # no margin can exceed the seeds on the board
                 lo[state], hi[state] = -sum(state[0]), sum(state[0])
             else:
-                scores = own_rows_scores(state)
-                lo[state] = hi[state] = scores[mover] - scores[1 - mover]
+                lo[state] = hi[state] = row_margin(state, mover)
         work = [state for state in states if moves[state]]
         waiting = set(work)
         while work:
@@ -302,8 +309,7 @@ class ExhaustiveSolver:
         mover = state[2]
         moves = self.ordered(state)
         if not moves:  # the mover's row is empty: each takes his own row
-            scores = own_rows_scores(state)
-            return scores[mover] - scores[1 - mover], 0
+            return row_margin(state, mover), 0
         own = self._bit[state]
         inside = path | own
         best = -INF
@@ -315,8 +321,7 @@ class ExhaustiveSolver:
             else:
                 depends = self._bit[child]
                 if inside & depends:  # a repetition ends the game
-                    scores = own_rows_scores(child)
-                    value = scores[mover] - scores[1 - mover]
+                    value = row_margin(child, mover)
                 else:
                     found, below = self.search(child, inside, -beta, -max(alpha, best))
                     value = -found
@@ -350,16 +355,14 @@ class NaiveSolver(ExhaustiveSolver):
         mover = state[2]
         moves = self.children(state)
         if not moves:
-            scores = own_rows_scores(state)
-            return scores[mover] - scores[1 - mover], 0
+            return row_margin(state, mover), 0
         inside = path | self._bit[state]
         best = -INF
         for child, gain in moves:
             if child[1] != (0, 0):
                 value = gain - self.values[(child[0], (0, 0), child[2])]
             elif inside & self._bit[child]:
-                scores = own_rows_scores(child)
-                value = scores[mover] - scores[1 - mover]
+                value = row_margin(child, mover)
             elif self._comp[child] != self._comp[state]:
                 value = -self.top(child)
             else:
