@@ -105,6 +105,8 @@ def _run_options(f):
                      help="Plies of a random opening (without --openings)."),
         click.option("--opening-margin", type=click.IntRange(0), default=200, show_default=True,
                      help="A random opening is kept when a short search scores it within this many centi-seeds."),
+        click.option("--opening-depth", type=click.IntRange(1, 30), default=4, show_default=True,
+                     help="Plies of that search (deeper: openings balanced beyond the first tactics)."),
         click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random openings."),
         click.option("--adjudicate", "adjudicate_margin", type=click.IntRange(1), default=None,
                      help="Adjudicate a win when one side leads by this many seeds ..."),
@@ -360,9 +362,9 @@ def _open_store(path: str, must_exist: bool = False):
 @click.pass_context
 def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntlet, rounds, anchor, resume,
                run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies,
-               opening_margin, seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin,
-               timeout, ready_timeout, start_timeout, backend, address, batch_pairs, progress_kind,
-               report_path, log_path, pgnout) -> None:
+               opening_margin, opening_depth, seed, adjudicate_margin, adjudicate_plies, move_cap,
+               time_margin, timeout, ready_timeout, start_timeout, backend, address, batch_pairs,
+               progress_kind, report_path, log_path, pgnout) -> None:
     """Play engines against each other on one variant, several or all
     (round-robin or gauntlet), each opening twice with colours swapped,
     and rate them. Every finished game is stored at once: --resume
@@ -378,6 +380,7 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
             _variants(variant_names_, all_variants, options), _time_control(tc, st, nodes, depth),
             rounds=rounds, gauntlet=gauntlet, anchor=anchor, concurrency=concurrency,
             openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
+            opening_depth=opening_depth,
             seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
             move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
             start_timeout=start_timeout, batch_pairs=batch_pairs,
@@ -408,7 +411,7 @@ def _config(kind, specs, variants, control, **kw: Any):
                   Adjudication(kw["adjudicate_margin"], kw["adjudicate_plies"], kw["move_cap"]),
                   ready_timeout_ms=_ms(kw["ready_timeout"]), start_timeout_ms=_ms(kw["start_timeout"]))
     openings = OpeningsConfig(file=kw["openings_file"], plies=kw["opening_plies"],
-                              margin_cp=kw["opening_margin"], seed=kw["seed"])
+                              margin_cp=kw["opening_margin"], depth=kw["opening_depth"], seed=kw["seed"])
     if kw["openings_file"]:
         _check_openings(kw["openings_file"], variants)
     try:
@@ -508,9 +511,9 @@ def _sprt_fail(message: str) -> NoReturn:
 @click.pass_context
 def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta, model, max_games, resume,
          run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies, opening_margin,
-         seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin, timeout, ready_timeout,
-         start_timeout, backend, address, batch_pairs, progress_kind, report_path, log_path,
-         pgnout) -> None:
+         opening_depth, seed, adjudicate_margin, adjudicate_plies, move_cap, time_margin, timeout,
+         ready_timeout, start_timeout, backend, address, batch_pairs, progress_kind, report_path,
+         log_path, pgnout) -> None:
     """Sequential test: is NEW stronger than BASE by ELO1 rather than ELO0?
     Colour-reversed pairs, pentanomial GSPRT on normalised Elo (fishtest,
     fastchess). Exit status: 0 H1 accepted, 1 H0 accepted, 2 inconclusive
@@ -533,6 +536,7 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
             "sprt", specs, _variants((variant_name,), False, options), _time_control(tc, st, nodes, depth),
             rounds=None, sprt=test, max_games=max_games, anchor=specs[1].name, concurrency=concurrency,
             openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
+            opening_depth=opening_depth,
             seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
             move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
             start_timeout=start_timeout, batch_pairs=batch_pairs,

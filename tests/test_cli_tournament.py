@@ -239,3 +239,27 @@ def test_pgnout_appends_each_finished_game_record(tmp_path):
     assert sorted(" ".join(m.text for m in r.moves) for r in records) == sorted(
         " ".join(m.move for m in g.moves) for g in games)
     assert {r.tags["TimeControl"] for r in records} == {"depth=1"}
+
+
+def test_opening_depth_sets_the_search_that_balances_the_random_openings(tmp_path):
+    import random
+
+    from bingwa.engine.position import Position
+    from bingwa.tournament.openings import random_openings, search_evaluator
+    from bingwa.tournament.storage import Store
+
+    db = tmp_path / "deep.sqlite"
+    result = run("tournament", "-b", "random", "-b", "greedy", "-v", "kalah", "--rounds", "3",
+                 "--depth", "1", "--opening-plies", "3", "--opening-depth", "2",
+                 "--opening-margin", "50", "--progress", "none", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    store = Store(db)
+    run_id = store.runs()[-1].id
+    assert store.run(run_id).config["openings"]["depth"] == 2
+    drawn = store.openings(run_id)["kalah"]
+    assert drawn == random_openings("kalah", 3, 3, random.Random("1:kalah"), search_evaluator(2), 50)
+    evaluate = search_evaluator(2)
+    for moves in drawn:
+        position = Position("kalah")
+        position.push_all(moves)
+        assert abs(evaluate(position)) <= 50
