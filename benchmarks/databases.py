@@ -14,6 +14,14 @@ with the exhaustive, history-aware solver of tests/tablebase_exhaustive.py
 bingwa's repetition rule) and prints, per seed count as it is solved, the
 entries that disagree with it: proven exact, settled (not cycle-dependent)
 and cycle-dependent apart. Ctrl-C stops it; the counts printed stay.
+
+    python benchmarks/databases.py compare --max-seeds 8 --sample 200 --node-cap 2000000
+
+solves the counts below N in full and, of N seeds, only ``--sample``
+boards drawn at random (``--seed``), each within ``--node-cap`` nodes of
+the exhaustive search: the row counts the boards solved, and says how many
+the cap stopped (those are the hardest, so the sample solved leans to the
+easier boards).
 """
 
 from __future__ import annotations
@@ -51,8 +59,11 @@ def build(folder: Path, max_seeds: int, jobs: int) -> None:
     tablebase.build(folder, max_seeds, jobs=jobs, progress=progress)
 
 
-def compare(max_seeds: int) -> None:
-    from tablebase_exhaustive import ExhaustiveSolver, boards
+def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = None,
+            seed: int = 1) -> None:
+    import random
+
+    from tablebase_exhaustive import ExhaustiveSolver, NodeLimit, boards
 
     folder = Path(tempfile.mkdtemp())
     tablebase.build(folder / "settled", max_seeds, jobs=2)
@@ -66,9 +77,26 @@ def compare(max_seeds: int) -> None:
           "|----------------------:|--------:|------:|")
     for seeds in range(max_seeds + 1):
         started, nodes = time.monotonic(), solver.nodes
-        solver.solve_level(seeds)
+        todo = list(boards(seeds))
+        capped = 0
+        if sample is None or seeds < max_seeds:
+            solver.solve_level(seeds)
+        else:  # a sample of the largest count, each board within the cap
+            solver.open_level(seeds)
+            todo = random.Random(seed).sample(todo, min(sample, len(todo)))
+            for board in todo:
+                solver.node_limit = None if node_cap is None else solver.nodes + node_cap
+                try:
+                    solver.top((board, (0, 0), 0))
+                except NodeLimit:
+                    capped += 1
+            solver.node_limit = None
+            todo = [b for b in todo if (b, (0, 0), 0) in solver.values]
+            cap = "no cap" if node_cap is None else f"{node_cap:,} nodes"
+            print(f"{seeds} seeds: {len(todo)} of {len(todo) + capped} sampled boards solved, "
+                  f"{capped} stopped at the cap ({cap})", flush=True)
         count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = 0
-        for board in boards(seeds):
+        for board in todo:
             state = (board, (0, 0), 0)
             truth = solver.values[state]
             found = tablebase.entry(settled, state)
@@ -98,12 +126,17 @@ def main() -> None:
     b.add_argument("-j", "--jobs", type=int, default=1)
     c = sub.add_parser("compare")
     c.add_argument("--max-seeds", type=int, default=4)
+    c.add_argument("--sample", type=int, default=None,
+                   help="of the largest count, only this many random boards")
+    c.add_argument("--node-cap", type=int, default=None,
+                   help="nodes each sampled board may take (with --sample)")
+    c.add_argument("--seed", type=int, default=1, help="seed of the sample")
     args = parser.parse_args()
     try:
         if args.command == "build":
             build(args.dir, args.max_seeds, args.jobs)
         else:
-            compare(args.max_seeds)
+            compare(args.max_seeds, args.sample, args.node_cap, args.seed)
     except KeyboardInterrupt:
         sys.exit("interrupted")
 

@@ -111,6 +111,11 @@ def components(nodes: list[Any], successors: Callable[[Any], list[Any]]) -> dict
     return comp
 
 
+class NodeLimit(Exception):
+    """The search passed ``ExhaustiveSolver.node_limit`` (what it had
+    finished stays exact: a value or a bound is kept only once complete)."""
+
+
 class ExhaustiveSolver:
     """Values of every position of 0..max_seeds seeds (both sides to move),
     seed count by seed count. ``guess(state)`` may propose each value: it
@@ -127,6 +132,8 @@ class ExhaustiveSolver:
         self.progress = progress
         self.values: dict[Any, int] = {}
         self.nodes = 0
+        #: raise NodeLimit once ``nodes`` passes it (None: no limit)
+        self.node_limit: int | None = None
         self._children: dict[Any, list[tuple[Any, int]]] = {}
         self._comp: dict[Any, int] = {}
         self._bit: dict[Any, int] = {}
@@ -163,6 +170,16 @@ class ExhaustiveSolver:
 
     def solve_level(self, seeds: int) -> None:
         """Every position of ``seeds`` seeds (the smaller counts solved)."""
+        states = self.open_level(seeds)
+        for done, state in enumerate(states):
+            self.top(state)
+            if self.progress is not None and done % 1000 == 999:
+                self.progress(seeds, done + 1, len(states))
+        self.close_level()
+
+    def open_level(self, seeds: int) -> list[Any]:
+        """Make the positions of ``seeds`` seeds ready for ``top`` (the
+        smaller counts solved): their components, bounds and bits."""
         sys.setrecursionlimit(max(100000, sys.getrecursionlimit()))
         states = self.level(seeds)
         if self.bounded:
@@ -174,10 +191,10 @@ class ExhaustiveSolver:
         else:
             self._lo, self._hi = dict.fromkeys(states, -INF), dict.fromkeys(states, INF)
             self._bit = {state: 1 << i for i, state in enumerate(states)}
-        for done, state in enumerate(states):
-            self.top(state)
-            if self.progress is not None and done % 1000 == 999:
-                self.progress(seeds, done + 1, len(states))
+        return states
+
+    def close_level(self) -> None:
+        """Forget what only the open seed count needed."""
         self._children.clear()
         self._table.clear()
         self._order.clear()
@@ -291,6 +308,8 @@ class ExhaustiveSolver:
         of the positions since the last capture), and the bit set of the
         positions whose presence on the path the result depends on."""
         self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise NodeLimit
         if not path and state in self.values:
             return self.values[state], 0
         lo, hi = self._lo[state], self._hi[state]

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from tablebase_exhaustive import ExhaustiveSolver, NaiveSolver, boards
+from tablebase_exhaustive import ExhaustiveSolver, NaiveSolver, NodeLimit, boards
 
 from bingwa.engine import tablebase
 from bingwa.engine.oware import GRAND_SLAM_RULES, OwareRules, own_rows_scores
@@ -146,6 +146,30 @@ def test_the_solvers_bounds_change_no_value_on_three_seeds(small) -> None:
     plain.bounded = False
     assert bounded.solve(3) == plain.solve(3)
     assert bounded.nodes < plain.nodes
+
+
+def test_a_solve_stopped_at_its_node_limit_leaves_every_later_value_exact(small) -> None:
+    """A search cut off by ``node_limit`` (benchmarks/databases.py samples
+    the largest seed count that way) keeps only what it finished: the
+    positions solved after it, with no limit, get the values of a solver
+    never stopped."""
+    guess = lambda s: tablebase.entry(small, s).value  # noqa: E731
+    truth = ExhaustiveSolver(guess=guess).solve(3)
+    solver = ExhaustiveSolver(guess=guess)
+    solver.solve(2)
+    states = solver.open_level(3)
+    stopped = 0
+    for state in states:
+        solver.node_limit = solver.nodes + 5
+        try:
+            solver.top(state)
+        except NodeLimit:
+            stopped += 1
+    assert stopped > 50
+    solver.node_limit = None
+    for state in states:
+        assert solver.top(state) == truth[state], state
+    solver.close_level()
 
 
 @pytest.mark.slow  # about 40 s: the negamax over every line of three seeds
