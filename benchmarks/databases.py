@@ -84,17 +84,23 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         else:  # a sample of the largest count, each board within the cap
             solver.open_level(seeds)
             todo = random.Random(seed).sample(todo, min(sample, len(todo)))
+            spent = []
             for board in todo:
-                solver.node_limit = None if node_cap is None else solver.nodes + node_cap
+                before = solver.nodes
+                solver.node_limit = None if node_cap is None else before + node_cap
                 try:
                     solver.top((board, (0, 0), 0))
+                    spent.append(solver.nodes - before)
                 except NodeLimit:
                     capped += 1
             solver.node_limit = None
             todo = [b for b in todo if (b, (0, 0), 0) in solver.values]
             cap = "no cap" if node_cap is None else f"{node_cap:,} nodes"
+            spent.sort()
             print(f"{seeds} seeds: {len(todo)} of {len(todo) + capped} sampled boards solved, "
-                  f"{capped} stopped at the cap ({cap})", flush=True)
+                  f"{capped} stopped at the cap ({cap}); nodes of those solved: median "
+                  f"{spent[len(spent) // 2] if spent else 0:,}, 90th percentile "
+                  f"{spent[9 * len(spent) // 10] if spent else 0:,}", flush=True)
         count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = 0
         for board in todo:
             state = (board, (0, 0), 0)
