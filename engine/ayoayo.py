@@ -112,6 +112,7 @@ class Ayoayo(TwoRowVariant):
     aliases = ("ayo", "ayo-ayo")
     kernel_module = "ayoayo"
     repetition_ends_game = True
+    guesses_moves_left = True
 
     def pure_kernel(self) -> Any:
         return AyoayoRules()

@@ -87,6 +87,7 @@ class Kalah(TwoRowVariant):
     aliases = ("kalaha", "mancala")
     kernel_module = "kalah"
     store_word = "Stores"
+    guesses_moves_left = True
     option_specs = (
         OptionSpec("pits", "int", 6, low=1, high=12, help="pits on each side"),
         OptionSpec("seeds", "int", 4, low=1, high=10, help="seeds in each pit at the start"),

@@ -227,7 +227,8 @@ class Searcher:
         self.tbhits = 0
         if position.is_over():
             return SearchResult(None)
-        timer = TimeManager(limits, position.turn, start)
+        timer = TimeManager(limits, position.turn, start,
+                            position.variant.moves_left(position.state))
         n_roots = self._start(position, limits.searchmoves)
         prover = DrawProver(self.engine, position, [m[0] for m in self.engine.root_moves()],
                             self._module.DEPTH_LIMIT)

@@ -39,7 +39,8 @@ MOVETIME_RESERVE_SHARE = 0.25  # ... or this share of it ...
 MOVETIME_RESERVE_CAP_MS = 60  # ... up to this much
 MOVE_LAG_MS = 15  # a move's time on a clock that goes to the OS and the protocol
 MIN_THINK_MS = 1  # even with no time left, answer with a searched move
-MOVES_TO_GO = 24  # moves still to play when the clock does not say
+MOVES_TO_GO = 24  # moves still to play when neither the clock nor the variant says
+MIN_MOVES_TO_GO = 3  # the fewest a variant's guess (Variant.moves_left) counts on
 INCREMENT_SHARE = 0.75  # of the increment spent on this move
 MAX_CLOCK_SHARE = 0.5  # of the clock a hard deadline may take, at most
 HARD_PER_SOFT = 4.0  # hard budget = soft budget x this (capped by the clock)
@@ -55,8 +56,10 @@ class Budget:
     hard_ms: float | None
 
 
-def allocate(limits: Limits, side: int) -> Budget:
-    """The time budget of ``side`` (0 South, 1 North) under ``limits``."""
+def allocate(limits: Limits, side: int, moves_left: int | None = None) -> Budget:
+    """The time budget of ``side`` (0 South, 1 North) under ``limits``;
+    ``moves_left`` is the variant's guess of the moves still to play
+    (Variant.moves_left), used when the clock gives no ``movestogo``."""
     if limits.infinite or limits.ponder:
         return Budget(None, None)
     if limits.movetime is not None:
@@ -67,7 +70,12 @@ def allocate(limits: Limits, side: int) -> Budget:
         return Budget(None, None)
     clock = max(0, clock)
     increment = max(0, increment)
-    moves_to_go = limits.movestogo if limits.movestogo and limits.movestogo > 0 else MOVES_TO_GO
+    if limits.movestogo and limits.movestogo > 0:
+        moves_to_go = limits.movestogo
+    elif moves_left is not None:
+        moves_to_go = max(MIN_MOVES_TO_GO, moves_left)
+    else:
+        moves_to_go = MOVES_TO_GO
     usable = max(0.0, clock - MOVE_OVERHEAD_MS)
     soft = usable / moves_to_go + INCREMENT_SHARE * increment
     hard = min(soft * HARD_PER_SOFT, usable * MAX_CLOCK_SHARE + increment * INCREMENT_SHARE)
@@ -88,9 +96,10 @@ def movetime_reserve_ms(movetime: float) -> float:
 class TimeManager:
     """Deadlines of one search, and the decision to start another iteration."""
 
-    def __init__(self, limits: Limits, side: int, start: float | None = None) -> None:
+    def __init__(self, limits: Limits, side: int, start: float | None = None,
+                 moves_left: int | None = None) -> None:
         self.start = time.monotonic() if start is None else start
-        self.budget = allocate(limits, side)
+        self.budget = allocate(limits, side, moves_left)
         self.best_changes = 0.0
         self.last_best: str | None = None
         self.last_score: int | None = None

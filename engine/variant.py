@@ -182,6 +182,12 @@ class Variant:
     def seeds_on_board(self, state: Any) -> int:
         raise NotImplementedError
 
+    def moves_left(self, state: Any) -> int | None:
+        """How many more moves the side to move will likely make in this
+        game, for the time manager (timeman.py), or None where there is no
+        better guess than its fixed MOVES_TO_GO."""
+        return None
+
     # -- notation --------------------------------------------------------
     def parse_position(self, text: str) -> Any:
         raise NotImplementedError

@@ -15,8 +15,10 @@ from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.searcher import Searcher
 from bingwa.engine.timeman import (
+    MIN_MOVES_TO_GO,
     MOVE_LAG_MS,
     MOVE_OVERHEAD_MS,
+    MOVES_TO_GO,
     TimeManager,
     allocate,
     movetime_reserve_ms,
@@ -78,6 +80,60 @@ def test_moves_to_go_spreads_the_clock():
     few = allocate(Limits(p1time=10_000, movestogo=2), 0)
     many = allocate(Limits(p1time=10_000, movestogo=40), 0)
     assert few.soft_ms > many.soft_ms
+
+
+def test_a_variants_guess_of_the_moves_left_spreads_the_clock():
+    clock = Limits(p1time=10_000, p1inc=50)
+    assert allocate(clock, 0, moves_left=10).soft_ms > allocate(clock, 0).soft_ms
+    assert allocate(clock, 0, moves_left=MOVES_TO_GO) == allocate(clock, 0)
+    assert allocate(clock, 0, moves_left=0) == allocate(clock, 0, moves_left=MIN_MOVES_TO_GO)
+    # the clock's own movestogo wins over the guess
+    told = Limits(p1time=10_000, p1inc=50, movestogo=40)
+    assert allocate(told, 0, moves_left=5) == allocate(told, 0)
+    # a guess that stays short while the game goes on never empties the clock
+    for spend in ("soft_ms", "hard_ms"):
+        left = 5000.0
+        for _ in range(150):
+            budget = allocate(Limits(p1time=int(left), p1inc=50), 0, moves_left=MIN_MOVES_TO_GO)
+            left += 50 - getattr(budget, spend) - MOVE_LAG_MS
+            assert left > MOVE_OVERHEAD_MS / 2, spend
+
+
+@pytest.mark.parametrize("variant, start", [("kalah", 15), ("ayoayo", 15), ("oware", None),
+                                            ("bao", None), ("kujifunza", None)])
+def test_kalah_and_ayoayo_guess_fewer_moves_left_as_the_seeds_leave(variant, start):
+    import random
+
+    rng = random.Random(3)
+    pos = Position(variant)
+    guesses = [pos.variant.moves_left(pos.state)]
+    while not pos.is_over():
+        pos.push(rng.choice(pos.legal_moves()))
+        guesses.append(pos.variant.moves_left(pos.state))
+    assert guesses[0] == start
+    if start is None:
+        assert set(guesses) == {None}
+    else:
+        assert guesses == sorted(guesses, reverse=True)  # seeds never come back
+        assert guesses[-1] < start
+
+
+def test_the_search_budgets_its_time_with_the_variants_guess(monkeypatch):
+    from bingwa.engine import timeman
+
+    seen = []
+    plain = timeman.allocate
+
+    def spy(limits, side, moves_left=None):
+        seen.append(moves_left)
+        return plain(limits, side, moves_left)
+
+    monkeypatch.setattr(timeman, "allocate", spy)
+    for variant in ("kalah", "oware"):
+        pos = Position(variant)
+        best = Searcher(4).search(pos, Limits(p1time=300, p2time=300)).best
+        assert best in [m.text for m in pos.legal_moves()]
+    assert seen == [15, None]
 
 
 def test_unclear_positions_get_more_time():
