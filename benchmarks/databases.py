@@ -123,6 +123,17 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
               f"| {solver.nodes - nodes:,} |", flush=True)
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number above 0 (one error line otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number above 0, not {text!r}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -132,9 +143,9 @@ def main() -> None:
     b.add_argument("-j", "--jobs", type=int, default=1)
     c = sub.add_parser("compare")
     c.add_argument("--max-seeds", type=int, default=4)
-    c.add_argument("--sample", type=int, default=None,
+    c.add_argument("--sample", type=positive, default=None,
                    help="of the largest count, only this many random boards")
-    c.add_argument("--node-cap", type=int, default=None,
+    c.add_argument("--node-cap", type=positive, default=None,
                    help="nodes each sampled board may take (with --sample)")
     c.add_argument("--seed", type=int, default=1, help="seed of the sample")
     args = parser.parse_args()

@@ -65,6 +65,9 @@ def main() -> int:
     except sqlite3.Error as exc:
         print(f"{args.db}: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     if not counts:
         print(f"{args.db}: no {args.variant} game", file=sys.stderr)
         return 1
