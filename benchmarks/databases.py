@@ -15,6 +15,14 @@ bingwa's repetition rule) and prints, per seed count as it is solved, the
 entries that disagree with it: proven exact, settled (not cycle-dependent)
 and cycle-dependent apart. Ctrl-C stops it; the counts printed stay.
 
+It also builds each count over files of the smaller counts that hold the
+solver's values (``tablebase.write_values``), so that every capture is
+taken at its exact value, and counts the settled entries of that build
+that are still wrong: 0 means every wrong settled entry comes from a
+capture into a smaller entry that is wrong (cycle-dependent), none from
+the count's own cycles. Each wrong settled entry the exact smaller values
+do not put right is printed.
+
     python benchmarks/databases.py compare --max-seeds 8 --sample 200 --node-cap 2000000
 
 solves the counts below N in full and, of N seeds, only ``--sample``
@@ -70,11 +78,12 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
     settled = tablebase.open_tablebase(folder / "settled")
     proven = tablebase.open_tablebase(folder / "proven")
+    exact = folder / "exact"  # each count built over the smaller counts' true values
     solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value)
     print("| seeds | boards | cycle-dependent | not proven | wrong proven | wrong settled "
-          "| wrong cycle-dependent | seconds | nodes |")
+          "| wrong cycle-dependent | wrong settled, smaller counts exact | seconds | nodes |")
     print("|------:|-------:|----------------:|-----------:|-------------:|--------------:"
-          "|----------------------:|--------:|------:|")
+          "|----------------------:|------------------------------------:|--------:|------:|")
     for seeds in range(max_seeds + 1):
         started, nodes = time.monotonic(), solver.nodes
         todo = list(boards(seeds))
@@ -101,12 +110,21 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
                   f"{capped} stopped at the cap ({cap}); nodes of those solved: median "
                   f"{spent[len(spent) // 2] if spent else 0:,}, 90th percentile "
                   f"{spent[9 * len(spent) // 10] if spent else 0:,}", flush=True)
-        count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = 0
+        tablebase.build(exact, seeds, jobs=2)
+        over = tablebase.open_tablebase(exact)
+        count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = wrong_over = 0
         for board in todo:
             state = (board, (0, 0), 0)
             truth = solver.values[state]
             found = tablebase.entry(settled, state)
             sure = tablebase.entry(proven, state)
+            fixed = tablebase.entry(over, state)
+            if not fixed.cycle and fixed.value != truth:
+                wrong_over += 1
+            if not found.cycle and found.value != truth and fixed.value != truth:
+                print(f"settled entry wrong with the smaller counts exact too: {board} "
+                      f"{found.value}, over exact smaller counts {fixed.value}"
+                      f"{' (cycle-dependent)' if fixed.cycle else ''}, vs {truth}")
             count += 1
             cycle += found.cycle
             unproven += sure.cycle
@@ -118,8 +136,10 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
                     wrong_cycle += 1
                 else:
                     wrong_settled += 1
+        if len(todo) == tablebase.positions(seeds):  # solved in full: the next count builds over it
+            tablebase.write_values(exact, seeds, lambda b: solver.values[(b, (0, 0), 0)])
         print(f"| {seeds} | {count:,} | {cycle:,} | {unproven:,} | {wrong_proven} "
-              f"| {wrong_settled} | {wrong_cycle} | {time.monotonic() - started:.1f} "
+              f"| {wrong_settled} | {wrong_cycle} | {wrong_over} | {time.monotonic() - started:.1f} "
               f"| {solver.nodes - nodes:,} |", flush=True)
 
 

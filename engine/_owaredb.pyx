@@ -226,6 +226,16 @@ cdef inline int byte_value(unsigned char b) noexcept nogil:
     return (b & 0x7F) - VALUE_BIAS
 
 
+def byte_of(int value, bint cycle=False):
+    """The byte a file holds for a board of ``value`` (and the cycle
+    mark): the inverse of what ``Tablebase.entry`` reads, for a file of
+    values found another way (benchmarks/databases.py writes the
+    exhaustive solver's)."""
+    if not -VALUE_BIAS <= value < 0x80 - VALUE_BIAS:
+        raise ValueError(f"{value} is beyond what a database byte holds")
+    return (value + VALUE_BIAS) | (CYCLE_FLAG if cycle else 0)
+
+
 cdef inline int board_seeds(const unsigned char* pits) noexcept nogil:
     cdef int i, n = 0
     for i in range(PITS):

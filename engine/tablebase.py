@@ -121,6 +121,18 @@ def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray,
     return path
 
 
+def write_values(folder: str | os.PathLike[str], seeds: int, value_of: Callable[[tuple[int, ...]], int],
+                 grandslam: str | int = 0) -> Path:
+    """Write the database of ``seeds`` seeds into ``folder`` holding
+    ``value_of(board)`` for every board (South to move, 12 counts), none
+    marked cycle-dependent: a file of values found another way, such as
+    the exhaustive solver's, that a larger count then builds over
+    (benchmarks/databases.py)."""
+    db = _db()
+    data = bytearray(db.byte_of(value_of(db.unrank(i, seeds))) for i in range(positions(seeds)))
+    return write_level(make_folder(folder), seeds, rule_index(grandslam), data)
+
+
 @dataclass(frozen=True)
 class Level:
     """One file's data, memory-mapped read-only, and whether it was built
@@ -249,7 +261,7 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
     return list(range(len(levels)))
 
 
-def make_folder(folder: str | Path) -> Path:
+def make_folder(folder: str | os.PathLike[str]) -> Path:
     """``folder`` as a Path, created with its parents; TablebaseError (one
     line) when it cannot be."""
     path = Path(folder).expanduser()

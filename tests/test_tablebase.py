@@ -222,11 +222,17 @@ def test_proven_values_are_the_exhaustive_ones_on_three_seeds(proven) -> None:
     assert exact > 300
 
 
-def test_proven_values_are_the_exhaustive_ones_on_four_and_five_seeds(small, proven) -> None:
+@pytest.fixture(scope="module")
+def exhaustive5(small) -> dict:
+    """The value of every game started on a board of up to 5 seeds."""
+    return ExhaustiveSolver(guess=lambda s: tablebase.entry(small, s).value).solve(5)
+
+
+def test_proven_values_are_the_exhaustive_ones_on_four_and_five_seeds(small, proven, exhaustive5) -> None:
     """Every proven entry of 4 and 5 seeds is the game's value; 1 and 5
     settled entries are not (docs/databases.md; benchmarks/databases.py
     goes on to 7 and more)."""
-    values = ExhaustiveSolver(guess=lambda s: tablebase.entry(proven, s).value).solve(5)
+    values = exhaustive5
     for seeds, wrong in ((4, 1), (5, 5)):
         wrong_settled = proven_count = 0
         for board in boards(seeds):
@@ -239,6 +245,44 @@ def test_proven_values_are_the_exhaustive_ones_on_four_and_five_seeds(small, pro
             wrong_settled += not settled.cycle and settled.value != truth
         assert wrong_settled == wrong, seeds
         assert proven_count > len(list(boards(seeds))) // 2
+
+
+def test_settled_entries_are_wrong_only_through_a_smaller_count(small, exhaustive5, tmp_path: Path) -> None:
+    """Built over files holding the exact values of the smaller counts
+    (write_values), no settled entry of 1 to 5 seeds is wrong: the 1 and 5
+    wrong settled entries of 4 and 5 seeds come from a capture into a
+    smaller entry that a cycle decides, not from a cycle of their own count
+    (docs/databases.md)."""
+    for seeds in range(6):
+        tablebase.build(tmp_path, seeds)  # this count, over the exact smaller ones
+        over = tablebase.open_tablebase(tmp_path)
+        settled = wrong_before = 0
+        for board in boards(seeds):
+            truth = exhaustive5[state_of(board)]
+            entry = tablebase.entry(over, state_of(board))
+            if not entry.cycle:
+                settled += 1
+                assert entry.value == truth, board
+            before = tablebase.entry(small, state_of(board))
+            if not before.cycle and before.value != truth:
+                wrong_before += 1
+                assert entry.value == truth and not entry.cycle, board
+        assert settled > len(list(boards(seeds))) // 2
+        assert wrong_before == {4: 1, 5: 5}.get(seeds, 0)
+        path = tablebase.write_values(tmp_path, seeds, lambda b: exhaustive5[state_of(b)])
+        assert path.name == tablebase.file_name(seeds)
+    exact = tablebase.open_tablebase(tmp_path)
+    assert exact.max_seeds == 5
+    for board in boards(4):
+        assert tablebase.entry(exact, state_of(board)) == tablebase.Entry(exhaustive5[state_of(board)], False)
+
+
+def test_a_value_beyond_a_database_byte_is_refused() -> None:
+    assert db.byte_of(0) == db.byte_of(0, True) & 0x7F
+    assert db.byte_of(-64) == 0
+    for value in (-65, 64):
+        with pytest.raises(ValueError, match="beyond what a database byte holds"):
+            db.byte_of(value)
 
 
 @pytest.mark.slow  # about 20 s: the solver without its bounds on 4 seeds
