@@ -154,8 +154,11 @@ def random_openings(
     evaluate: Evaluator | None = None,
     margin_cp: int = 200,
     max_tries: int | None = None,
+    on_scored: Callable[[int, int], None] | None = None,
 ) -> list[list[str]]:
-    """``count`` distinct balanced openings of ``plies`` random moves."""
+    """``count`` distinct balanced openings of ``plies`` random moves;
+    ``on_scored(kept, scored)`` after each one the search scored (the slow
+    step: a progress display)."""
     if count < 1:
         raise OpeningError("ask for at least one opening")
     evaluate = evaluate or search_evaluator()
@@ -164,7 +167,7 @@ def random_openings(
     tries = max_tries or 200 * count
     seen: set[int] = set()
     out: list[list[str]] = []
-    misses = 0
+    misses = scored = 0
     for _ in range(tries):
         position = Position(variant)
         for _ply in range(plies):
@@ -180,9 +183,11 @@ def random_openings(
         misses = 0
         seen.add(position.key)
         score = evaluate(position)
-        if score is None or abs(score) > margin_cp:
-            continue
-        out.append([m.text for m in position.move_stack])
+        scored += 1
+        if score is not None and abs(score) <= margin_cp:
+            out.append([m.text for m in position.move_stack])
+        if on_scored is not None:
+            on_scored(len(out), scored)
         if len(out) == count:
             return out
     if not out:

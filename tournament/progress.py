@@ -91,7 +91,30 @@ class RichProgress:
         self.task: TaskID | None = None
         self.live: Live | None = None
         self.interval = 0.25  # seconds between redraws of the tables
-        self.drawn = 0.0
+        self.redrawn = 0.0
+        self.openings: Progress | None = None
+        self.openings_task: TaskID | None = None
+        self.openings_variant: str | None = None
+
+    def drawing(self, variant: str, kept: int, wanted: int, scored: int) -> None:
+        """The random openings drawn so far (a bar that goes when they are)."""
+        if self.openings is None:
+            self.openings = Progress(TextColumn("[bold]openings[/] {task.fields[variant]}"), BarColumn(),
+                                     MofNCompleteColumn(), TextColumn("{task.fields[scored]:,} scored"),
+                                     TimeElapsedColumn(), console=self.console, transient=True)
+            self.openings.start()
+        if self.openings_variant != variant:  # a bar per variant, the last one shown
+            if self.openings_task is not None:
+                self.openings.remove_task(self.openings_task)
+            self.openings_task = self.openings.add_task("openings", total=wanted, variant=variant, scored=0)
+            self.openings_variant = variant
+        assert self.openings_task is not None
+        self.openings.update(self.openings_task, completed=kept, scored=scored)
+
+    def drawn(self) -> None:
+        if self.openings is not None:
+            self.openings.stop()
+        self.openings = self.openings_task = self.openings_variant = None
 
     def _render(self, t: Tournament) -> RenderableType:
         parts: list[RenderableType] = [self.bar]
@@ -114,9 +137,9 @@ class RichProgress:
         if self.task is not None:
             self.bar.update(self.task, completed=t.standings.done)
         now = time.monotonic()
-        if self.live is not None and (now - self.drawn >= self.interval or t.standings.decision):
+        if self.live is not None and (now - self.redrawn >= self.interval or t.standings.decision):
             self.live.update(self._render(t))
-            self.drawn = now
+            self.redrawn = now
 
     def finish(self, t: Tournament) -> None:
         if self.live is not None:
@@ -135,6 +158,25 @@ class LineProgress:
         self.console = console or Console(highlight=False)
         self.every = max(1, every)
         self.started = time.monotonic()
+        self.gap = 1.0  # seconds at least between lines while openings are drawn ...
+        self.pause = 10.0  # ... and at most
+        self.said = self.started
+        self.kept = -1
+
+    def drawing(self, variant: str, kept: int, wanted: int, scored: int) -> None:
+        """A line at each tenth of the openings wanted (``gap`` seconds
+        apart at least: a quick draw says nothing), and every ``pause``
+        seconds while none is found."""
+        step = max(1, wanted // 10)
+        now = time.monotonic()
+        tenth = kept != self.kept and (kept % step == 0 or kept == wanted)
+        if (tenth and now - self.said >= self.gap) or now - self.said >= self.pause:
+            self.console.print(f"openings {variant}: {kept} of {wanted} balanced, {scored:,} scored")
+            self.said = now
+        self.kept = kept
+
+    def drawn(self) -> None:
+        self.kept = -1
 
     def start(self, t: Tournament) -> None:
         total = t.config.planned_games()
@@ -166,6 +208,8 @@ class LineProgress:
 
 
 class QuietProgress:
+    def drawing(self, variant: str, kept: int, wanted: int, scored: int) -> None: ...
+    def drawn(self) -> None: ...
     def start(self, t: Tournament) -> None: ...
     def update(self, t: Tournament, record: PlayedGame) -> None: ...
     def finish(self, t: Tournament) -> None: ...

@@ -40,18 +40,26 @@ __all__ = ["GameListener", "Seat", "Summary", "Tournament", "make_openings", "pr
 GameListener = Callable[[int, PlayedGame], None]
 
 
-def make_openings(config: RunConfig, evaluator=None) -> dict[str, list[list[str]]]:
-    """The openings of every variant of a run (file or balanced random)."""
+def make_openings(config: RunConfig, evaluator=None, progress=None) -> dict[str, list[list[str]]]:
+    """The openings of every variant of a run (file or balanced random),
+    shown as they are drawn by ``progress`` (``drawing`` and ``drawn``)."""
     oc = config.openings
     out = {}
-    for variant in config.variants:
-        if oc.file:
-            out[variant] = read_openings(oc.file, variant)
-            continue
-        wanted = config.opening_count()
-        rng = random.Random(f"{oc.seed}:{variant}")
-        evaluate = evaluator or search_evaluator(oc.depth)
-        out[variant] = random_openings(variant, wanted, oc.plies, rng, evaluate, oc.margin_cp)
+    try:
+        for variant in config.variants:
+            if oc.file:
+                out[variant] = read_openings(oc.file, variant)
+                continue
+            wanted = config.opening_count()
+            rng = random.Random(f"{oc.seed}:{variant}")
+            evaluate = evaluator or search_evaluator(oc.depth)
+            shown = None if progress is None else (
+                lambda kept, scored, v=variant, n=wanted: progress.drawing(v, kept, n, scored))
+            out[variant] = random_openings(variant, wanted, oc.plies, rng, evaluate, oc.margin_cp,
+                                           on_scored=shown)
+    finally:
+        if progress is not None:
+            progress.drawn()
     return out
 
 
@@ -96,7 +104,7 @@ class Tournament:
     @classmethod
     def create(cls, store: Store, config: RunConfig, factory: PlayerFactory | None = None,
                progress=None, evaluator=None, listeners: tuple[GameListener, ...] = ()) -> Tournament:
-        openings = make_openings(config, evaluator)
+        openings = make_openings(config, evaluator, progress)
         run_id = store.create_run(config.kind, config.to_json(), config.engines, openings,
                                   config.planned_games())
         return cls(store, run_id, config, openings, factory, progress, listeners)
