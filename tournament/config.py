@@ -14,7 +14,6 @@ from .schedule import KINDS, ScheduleError, matchups
 from .sprt import Sprt
 from .timecontrol import TimeControl
 
-
 #: random openings a run draws at most per variant (2,000 games' worth a
 #: matchup; beyond them the rounds start again from the first)
 MAX_OPENINGS = 1000
