@@ -93,7 +93,7 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         else:  # a sample of the largest count, each board within the cap
             solver.open_level(seeds)
             todo = random.Random(seed).sample(todo, min(sample, len(todo)))
-            spent = []
+            spent, stopped = [], []
             for board in todo:
                 before = solver.nodes
                 solver.node_limit = None if node_cap is None else before + node_cap
@@ -102,6 +102,7 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
                     spent.append(solver.nodes - before)
                 except NodeLimit:
                     capped += 1
+                    stopped.append(board)
             solver.node_limit = None
             todo = [b for b in todo if (b, (0, 0), 0) in solver.values]
             cap = "no cap" if node_cap is None else f"{node_cap:,} nodes"
@@ -110,6 +111,12 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
                   f"{capped} stopped at the cap ({cap}); nodes of those solved: median "
                   f"{spent[len(spent) // 2] if spent else 0:,}, 90th percentile "
                   f"{spent[9 * len(spent) // 10] if spent else 0:,}", flush=True)
+            if stopped:  # what the database says of the boards the cap stopped
+                kinds = [(tablebase.entry(settled, (b, (0, 0), 0)).cycle,
+                          tablebase.entry(proven, (b, (0, 0), 0)).cycle) for b in stopped]
+                print(f"stopped at the cap: {sum(c for c, _ in kinds)} cycle-dependent, "
+                      f"{sum(not c and u for c, u in kinds)} settled not proven, "
+                      f"{sum(not u for _, u in kinds)} proven", flush=True)
         tablebase.build(exact, seeds, jobs=2)
         over = tablebase.open_tablebase(exact)
         count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = wrong_over = 0
