@@ -94,27 +94,23 @@ class RichProgress:
         self.redrawn = 0.0
         self.openings: Progress | None = None
         self.openings_task: TaskID | None = None
-        self.openings_variant: str | None = None
 
     def drawing(self, variant: str, kept: int, wanted: int, scored: int) -> None:
-        """The random openings drawn so far (a bar that goes when they are)."""
+        """The random openings of ``variant`` drawn so far (a bar that goes
+        when they are: ``drawn``)."""
         if self.openings is None:
-            self.openings = Progress(TextColumn("[bold]openings[/] {task.fields[variant]}"), BarColumn(),
+            self.openings = Progress(TextColumn(f"[bold]openings[/] {variant}"), BarColumn(),
                                      MofNCompleteColumn(), TextColumn("{task.fields[scored]:,} scored"),
                                      TimeElapsedColumn(), console=self.console, transient=True)
+            self.openings_task = self.openings.add_task("openings", total=wanted, scored=0)
             self.openings.start()
-        if self.openings_variant != variant:  # a bar per variant, the last one shown
-            if self.openings_task is not None:
-                self.openings.remove_task(self.openings_task)
-            self.openings_task = self.openings.add_task("openings", total=wanted, variant=variant, scored=0)
-            self.openings_variant = variant
         assert self.openings_task is not None
         self.openings.update(self.openings_task, completed=kept, scored=scored)
 
     def drawn(self) -> None:
         if self.openings is not None:
             self.openings.stop()
-        self.openings = self.openings_task = self.openings_variant = None
+        self.openings = self.openings_task = None
 
     def _render(self, t: Tournament) -> RenderableType:
         parts: list[RenderableType] = [self.bar]

@@ -42,24 +42,24 @@ GameListener = Callable[[int, PlayedGame], None]
 
 def make_openings(config: RunConfig, evaluator=None, progress=None) -> dict[str, list[list[str]]]:
     """The openings of every variant of a run (file or balanced random),
-    shown as they are drawn by ``progress`` (``drawing`` and ``drawn``)."""
+    each variant's draw shown by ``progress`` (``drawing``, then ``drawn``)."""
     oc = config.openings
     out = {}
-    try:
-        for variant in config.variants:
-            if oc.file:
-                out[variant] = read_openings(oc.file, variant)
-                continue
-            wanted = config.opening_count()
-            rng = random.Random(f"{oc.seed}:{variant}")
-            evaluate = evaluator or search_evaluator(oc.depth)
-            shown = None if progress is None else (
-                lambda kept, scored, v=variant, n=wanted: progress.drawing(v, kept, n, scored))
+    for variant in config.variants:
+        if oc.file:
+            out[variant] = read_openings(oc.file, variant)
+            continue
+        wanted = config.opening_count()
+        rng = random.Random(f"{oc.seed}:{variant}")
+        evaluate = evaluator or search_evaluator(oc.depth)
+        shown = None if progress is None else (
+            lambda kept, scored, v=variant, n=wanted: progress.drawing(v, kept, n, scored))
+        try:
             out[variant] = random_openings(variant, wanted, oc.plies, rng, evaluate, oc.margin_cp,
                                            on_scored=shown)
-    finally:
-        if progress is not None:
-            progress.drawn()
+        finally:
+            if progress is not None:
+                progress.drawn()
     return out
 
 
