@@ -79,13 +79,23 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     settled = tablebase.open_tablebase(folder / "settled")
     proven = tablebase.open_tablebase(folder / "proven")
     exact = folder / "exact"  # each count built over the smaller counts' true values
-    solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value)
+    begun = [time.monotonic()]
+
+    def progress(seeds: int, done: int, total: int) -> None:
+        if done % 10000 == 0 or done == total:  # a line every 10,000 positions
+            spent = time.monotonic() - begun[0]
+            print(f"{seeds} seeds: {done:,} of {total:,} positions, {spent:.0f} s, "
+                  f"{solver.nodes:,} nodes so far", file=sys.stderr, flush=True)
+
+    solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value,
+                              progress=progress)
     print("| seeds | boards | cycle-dependent | not proven | wrong proven | wrong settled "
           "| wrong cycle-dependent | wrong settled, smaller counts exact | seconds | nodes |")
     print("|------:|-------:|----------------:|-----------:|-------------:|--------------:"
           "|----------------------:|------------------------------------:|--------:|------:|")
     for seeds in range(max_seeds + 1):
         started, nodes = time.monotonic(), solver.nodes
+        begun[0] = started
         todo = list(boards(seeds))
         capped = 0
         if sample is None or seeds < max_seeds:

@@ -37,6 +37,22 @@ raising ``lo`` to the best move's lower value (lowering ``hi`` to the best
 upper one) keeps both true at every step, so the pair is sound however
 far the iteration goes.
 
+A fifth fact keeps the sets of positions small (``robust``): a bound
+need not rest on a position whose presence on the path cannot change
+it. A move into a position on the path is worth the repetition; were the
+position not there, it would be worth between ``-hi`` and ``-lo`` of it.
+A move into one not on the path is worth what its search found; were
+the position there, the repetition. So where a move fails low (high)
+both ways, the fail low (the cutoff) takes the weaker of the two values
+and leaves that position out of the set it rests on (an exact value
+keeps every position). On 6 seeds this cuts the nodes fifty-fold
+(15.3 M to 0.31 M).
+
+And a bound that rests on no position at all holds whatever the path:
+it tightens ``lo`` or ``hi`` for good (``tighten``), and the worklist of
+``bounds`` runs again from the positions before it (``propagate``, by
+``settle``), so that their pairs narrow too.
+
 ``NaiveSolver`` is the same negamax without the table and the bounds:
 tests check that they agree.
 """
@@ -230,7 +246,15 @@ class ExhaustiveSolver:
                 lo[state], hi[state] = -sum(state[0]), sum(state[0])
             else:
                 lo[state] = hi[state] = row_margin(state, mover)
-        work = [state for state in states if moves[state]]
+        self._moves, self._parents = moves, parents
+        self.settle(lo, hi, [state for state in states if moves[state]])
+        return lo, hi
+
+    def settle(self, lo: dict[Any, int], hi: dict[Any, int], work: list[Any]) -> None:
+        """Narrow ``lo`` and ``hi`` from the positions of ``work`` to the
+        fixed point: each position to its best move's bounds, then its
+        parents again (the positions of ``bounds``)."""
+        moves, parents = self._moves, self._parents
         waiting = set(work)
         while work:
             state = work.pop()
@@ -250,7 +274,15 @@ class ExhaustiveSolver:
                     if parent not in waiting and lo[parent] < hi[parent]:
                         waiting.add(parent)
                         work.append(parent)
-        return lo, hi
+
+    #: leave out of a bound the positions whose presence on the path cannot
+    #: change it (the module's docstring; False: every position tested)
+    robust = True
+
+    #: a bound that rests on no position tightens ``lo`` or ``hi``
+    tighten = True
+    #: and then the bounds of the positions before it (``settle``)
+    propagate = True
 
     #: North to move with no history is South to move on the board turned
     #: round (the tests check it against a solver that searches both)
@@ -333,26 +365,63 @@ class ExhaustiveSolver:
         inside = path | own
         best = -INF
         tested = 0
+        # what a fail low needs: an upper bound on each move that holds for
+        # fewer positions on the path (``weak``, ``weak_tested``)
+        weak = -INF
+        weak_tested = 0
         for child, _, exit_value in moves:
             depends = 0
             if exit_value is not None:
-                value = exit_value
+                value = value_up = value_down = exit_value
+                robust = 0
             else:
-                depends = self._bit[child]
-                if inside & depends:  # a repetition ends the game
-                    value = row_margin(child, mover)
+                bit = self._bit[child]
+                repetition = row_margin(child, mover)
+                if inside & bit:  # a repetition ends the game
+                    value = repetition
+                    depends = bit
+                    # were the child not on the path the move would be worth
+                    # -hi(child) .. -lo(child): a bound that holds either way
+                    value_up = max(value, -self._lo[child])
+                    value_down = min(value, -self._hi[child])
+                    robust = 0
                 else:
                     found, below = self.search(child, inside, -beta, -max(alpha, best))
                     value = -found
-                    depends |= below & ~own
+                    robust = below & ~own
+                    depends = bit | robust
+                    # were the child on the path the move would be worth
+                    # the repetition: a bound that holds either way
+                    value_up = max(value, repetition)
+                    value_down = min(value, repetition)
+            if not self.robust:
+                value_up, value_down, robust = INF, -INF, depends
+            if value_up <= alpha and robust != depends:
+                weak = max(weak, value_up)
+                weak_tested |= robust
+            else:
+                weak = max(weak, value)
+                weak_tested |= depends
             tested |= depends
             if value > best:
                 best = value
                 if best >= beta:  # the lower bound rests on this move alone
-                    tested = depends
+                    if value_down >= beta and robust != depends:
+                        best, tested = value_down, robust
+                    else:
+                        tested = depends
                     break
+        if best <= alpha:  # a fail low: the bound that rests on fewer positions
+            best, tested = weak, weak_tested
         lower = best if best > alpha else -INF
         upper = best if best < beta else INF
+        if not tested and self.tighten:  # a bound whatever the path: keep it for good
+            self._lo[state] = max(lo, lower)
+            self._hi[state] = min(hi, upper)
+            if self.propagate and self.bounded:
+                self.settle(self._lo, self._hi, [p for p in self._parents[state]
+                                                 if self._lo[p] < self._hi[p]])
+            return best, 0
         entries = self._table.setdefault(state, [])
         entries.append((tested, path & tested, lower, upper))
         if len(entries) > self.ENTRIES:

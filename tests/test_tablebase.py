@@ -148,6 +148,55 @@ def test_the_solvers_bounds_change_no_value_on_three_seeds(small) -> None:
     assert bounded.nodes < plain.nodes
 
 
+def test_bounds_that_rest_on_fewer_positions_change_no_value_and_save_nodes(small) -> None:
+    """A fail low (high) leaves out of its bound a move into a position on
+    the path that fails low (high) whether or not the position is there:
+    the same values on four seeds, in fewer nodes."""
+    guess = lambda s: tablebase.entry(small, s).value  # noqa: E731
+    robust, plain = ExhaustiveSolver(guess=guess), ExhaustiveSolver(guess=guess)
+    plain.robust = False
+    assert robust.solve(4) == plain.solve(4)
+    assert robust.nodes * 2 < plain.nodes
+
+
+def test_bounds_found_whatever_the_path_are_kept_for_good_and_save_nodes(small) -> None:
+    """A search whose bound rests on no position tightens ``lo``/``hi``
+    for good (``tighten``) and then its parents' (``propagate``): the
+    same values on four seeds, each in fewer nodes."""
+    guess = lambda s: tablebase.entry(small, s).value  # noqa: E731
+    solvers = [ExhaustiveSolver(guess=guess) for _ in range(3)]
+    solvers[1].propagate = False
+    solvers[2].tighten = False
+    values = [solver.solve(4) for solver in solvers]
+    assert values[0] == values[1] == values[2]
+    assert solvers[0].nodes < solvers[1].nodes < solvers[2].nodes
+
+
+def test_a_bound_kept_along_one_path_is_reused_only_where_it_holds() -> None:
+    """The table's bounds, made along one path, answer searches along
+    other paths through the same component: every answer is the negamax
+    over every line along that path (full and null windows, 3 seeds)."""
+    naive, solver = NaiveSolver(), ExhaustiveSolver()
+    naive.solve(2)
+    solver.solve(2)
+    naive.open_level(3)
+    states = solver.open_level(3)
+    opened = [s for s in states if solver._bit[s]]
+    rng = random.Random(5)
+    checked = 0
+    for state in rng.sample(opened, 120):
+        mates = [s for s in opened if s != state and solver._comp[s] == solver._comp[state]]
+        for _ in range(3):
+            on_path = rng.sample(mates, rng.randint(0, min(len(mates), 12)))
+            mine = sum(solver._bit[s] for s in on_path)
+            truth = naive.search(state, sum(naive._bit[s] for s in on_path), -99, 99)[0]
+            assert solver.search(state, mine, -99, 99)[0] == truth, (state, on_path)
+            assert solver.search(state, mine, truth - 1, truth)[0] >= truth
+            assert solver.search(state, mine, truth, truth + 1)[0] <= truth
+            checked += 1
+    assert checked == 360
+
+
 def test_a_solve_stopped_at_its_node_limit_leaves_every_later_value_exact(small) -> None:
     """A search cut off by ``node_limit`` (benchmarks/databases.py samples
     the largest seed count that way) keeps only what it finished: the
