@@ -82,7 +82,7 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     begun = [time.monotonic()]
 
     def progress(seeds: int, done: int, total: int) -> None:
-        if done % 10000 == 0 or done == total:  # a line every 10,000 positions
+        if done % 10000 == 0:  # a line every 10,000 positions
             spent = time.monotonic() - begun[0]
             print(f"{seeds} seeds: {done:,} of {total:,} positions, {spent:.0f} s, "
                   f"{solver.nodes:,} nodes so far", file=sys.stderr, flush=True)
@@ -104,7 +104,11 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
             solver.open_level(seeds)
             todo = random.Random(seed).sample(todo, min(sample, len(todo)))
             spent, stopped = [], []
-            for board in todo:
+            for done, board in enumerate(todo, 1):
+                if done % 500 == 0:
+                    print(f"{seeds} seeds: {done:,} of {len(todo):,} sampled boards, "
+                          f"{time.monotonic() - started:.0f} s, {capped} stopped at the cap",
+                          file=sys.stderr, flush=True)
                 before = solver.nodes
                 solver.node_limit = None if node_cap is None else before + node_cap
                 try:
