@@ -67,8 +67,32 @@ def build(folder: Path, max_seeds: int, jobs: int) -> None:
     tablebase.build(folder, max_seeds, jobs=jobs, progress=progress)
 
 
+def solve_share(settled_dir: Path, seeds: int, part: int, parts: int) -> dict:
+    """The history-free values of the boards ``part::parts`` of ``seeds``
+    seeds, South to move (a worker of ``compare -j``: its own solver, the
+    smaller counts solved again)."""
+    from tablebase_exhaustive import ExhaustiveSolver, boards
+
+    settled = tablebase.open_tablebase(settled_dir)
+    solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value)
+    for smaller in range(seeds):
+        solver.solve_level(smaller)
+    solver.open_level(seeds)
+    before = solver.nodes
+    share = list(boards(seeds))[part::parts]
+    started = time.monotonic()
+    for done, board in enumerate(share, 1):
+        solver.top((board, (0, 0), 0))
+        if done % 2000 == 0:
+            print(f"{seeds} seeds, part {part + 1} of {parts}: {done:,} of {len(share):,} "
+                  f"boards, {time.monotonic() - started:.0f} s, {solver.nodes:,} nodes",
+                  file=sys.stderr, flush=True)
+    return {board: solver.values[(board, (0, 0), 0)] for board in share}, solver.nodes - before
+
+
 def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = None,
-            seed: int = 1) -> None:
+            seed: int = 1, jobs: int = 1) -> None:
+    import multiprocessing
     import random
 
     from tablebase_exhaustive import ExhaustiveSolver, NodeLimit, boards
@@ -76,6 +100,11 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     folder = Path(tempfile.mkdtemp())
     tablebase.build(folder / "settled", max_seeds, jobs=2)
     tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
+    shares = None
+    if jobs > 1 and sample is None:  # the largest count in parts, beside the smaller ones
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        shares = pool.starmap_async(
+            solve_share, [(folder / "settled", max_seeds, k, jobs) for k in range(jobs)])
     settled = tablebase.open_tablebase(folder / "settled")
     proven = tablebase.open_tablebase(folder / "proven")
     exact = folder / "exact"  # each count built over the smaller counts' true values
@@ -98,7 +127,12 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         begun[0] = started
         todo = list(boards(seeds))
         capped = 0
-        if sample is None or seeds < max_seeds:
+        if shares is not None and seeds == max_seeds:
+            for part, spent in shares.get():
+                solver.values.update(((b, (0, 0), 0), v) for b, v in part.items())
+                solver.nodes += spent
+            pool.close()
+        elif sample is None or seeds < max_seeds:
             solver.solve_level(seeds)
         else:  # a sample of the largest count, each board within the cap
             solver.open_level(seeds)
@@ -189,12 +223,14 @@ def main() -> None:
     c.add_argument("--node-cap", type=positive, default=None,
                    help="nodes each sampled board may take (with --sample)")
     c.add_argument("--seed", type=int, default=1, help="seed of the sample")
+    c.add_argument("-j", "--jobs", type=positive, default=1,
+                   help="processes solving the largest count in full, each a share")
     args = parser.parse_args()
     try:
         if args.command == "build":
             build(args.dir, args.max_seeds, args.jobs)
         else:
-            compare(args.max_seeds, args.sample, args.node_cap, args.seed)
+            compare(args.max_seeds, args.sample, args.node_cap, args.seed, args.jobs)
     except KeyboardInterrupt:
         sys.exit("interrupted")
 
