@@ -39,6 +39,7 @@ import os
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from bingwa.engine import tablebase
@@ -67,27 +68,28 @@ def build(folder: Path, max_seeds: int, jobs: int) -> None:
     tablebase.build(folder, max_seeds, jobs=jobs, progress=progress)
 
 
-def solve_share(settled_dir: Path, seeds: int, part: int, parts: int) -> dict:
-    """The history-free values of the boards ``part::parts`` of ``seeds``
-    seeds, South to move (a worker of ``compare -j``: its own solver, the
-    smaller counts solved again)."""
-    from tablebase_exhaustive import ExhaustiveSolver, boards
+_worker: dict = {}  # a worker's solver, kept between the chunks it solves (compare -j)
 
-    settled = tablebase.open_tablebase(settled_dir)
-    solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value)
-    for smaller in range(seeds):
-        solver.solve_level(smaller)
-    solver.open_level(seeds)
+
+def solve_chunk(settled_dir: Path, seeds: int, chunk: list) -> tuple[dict, int]:
+    """The history-free values of the boards ``chunk`` of ``seeds`` seeds,
+    South to move, and the nodes spent on them (a worker of ``compare
+    -j``: its own solver, the smaller counts solved once per worker, its
+    table kept from chunk to chunk)."""
+    from tablebase_exhaustive import ExhaustiveSolver
+
+    solver = _worker.get("solver")
+    if solver is None:
+        settled = tablebase.open_tablebase(settled_dir)
+        solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value)
+        for smaller in range(seeds):
+            solver.solve_level(smaller)
+        solver.open_level(seeds)
+        _worker["solver"] = solver
     before = solver.nodes
-    share = list(boards(seeds))[part::parts]
-    started = time.monotonic()
-    for done, board in enumerate(share, 1):
+    for board in chunk:
         solver.top((board, (0, 0), 0))
-        if done % 2000 == 0:
-            print(f"{seeds} seeds, part {part + 1} of {parts}: {done:,} of {len(share):,} "
-                  f"boards, {time.monotonic() - started:.0f} s, {solver.nodes:,} nodes",
-                  file=sys.stderr, flush=True)
-    return {board: solver.values[(board, (0, 0), 0)] for board in share}, solver.nodes - before
+    return {board: solver.values[(board, (0, 0), 0)] for board in chunk}, solver.nodes - before
 
 
 def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = None,
@@ -100,11 +102,14 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     folder = Path(tempfile.mkdtemp())
     tablebase.build(folder / "settled", max_seeds, jobs=2)
     tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
-    shares = None
-    if jobs > 1 and sample is None:  # the largest count in parts, beside the smaller ones
+    chunks = None
+    if jobs > 1 and sample is None:  # the largest count in chunks, beside the smaller ones
         pool = multiprocessing.get_context("spawn").Pool(jobs)
-        shares = pool.starmap_async(
-            solve_share, [(folder / "settled", max_seeds, k, jobs) for k in range(jobs)])
+        todo = list(boards(max_seeds))
+        size = 500
+        chunks = pool.imap_unordered(
+            partial(solve_chunk, folder / "settled", max_seeds),
+            [todo[i:i + size] for i in range(0, len(todo), size)])
     settled = tablebase.open_tablebase(folder / "settled")
     proven = tablebase.open_tablebase(folder / "proven")
     exact = folder / "exact"  # each count built over the smaller counts' true values
@@ -127,10 +132,16 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         begun[0] = started
         todo = list(boards(seeds))
         capped = 0
-        if shares is not None and seeds == max_seeds:
-            for part, spent in shares.get():
+        if chunks is not None and seeds == max_seeds:
+            done = 0
+            for part, spent in chunks:
                 solver.values.update(((b, (0, 0), 0), v) for b, v in part.items())
                 solver.nodes += spent
+                done += len(part)
+                if done % 5000 < len(part):
+                    print(f"{seeds} seeds: {done:,} of {len(todo):,} boards, "
+                          f"{time.monotonic() - started:.0f} s, {solver.nodes - nodes:,} nodes",
+                          file=sys.stderr, flush=True)
             pool.close()
         elif sample is None or seeds < max_seeds:
             solver.solve_level(seeds)
