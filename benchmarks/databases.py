@@ -23,6 +23,12 @@ capture into a smaller entry that is wrong (cycle-dependent), none from
 the count's own cycles. Each wrong settled entry the exact smaller values
 do not put right is printed.
 
+    python benchmarks/databases.py compare --max-seeds 8 -j 2
+
+solves the largest count in two processes, each handed chunks of 500
+boards (each process solves the smaller counts once for itself; the
+row's seconds are the wall clock until the last chunk is in).
+
     python benchmarks/databases.py compare --max-seeds 8 --sample 200 --node-cap 2000000
 
 solves the counts below N in full and, of N seeds, only ``--sample``
@@ -36,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -104,7 +111,9 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
     chunks = None
     if jobs > 1 and sample is None:  # the largest count in chunks, beside the smaller ones
-        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        # the workers leave Ctrl-C to this process, which ends them
+        pool = multiprocessing.get_context("spawn").Pool(
+            jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
         todo = list(boards(max_seeds))
         size = 500
         chunks = pool.imap_unordered(
