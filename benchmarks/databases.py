@@ -99,8 +99,28 @@ def solve_chunk(settled_dir: Path, seeds: int, chunk: list) -> tuple[dict, int]:
     return {board: solver.values[(board, (0, 0), 0)] for board in chunk}, solver.nodes - before
 
 
+def kept_values(path: Path) -> dict[tuple[int, ...], int]:
+    """The boards a ``--keep`` file holds, with their values (a line cut
+    short by a crash is left out: its chunk is solved again)."""
+    values: dict[tuple[int, ...], int] = {}
+    if path.exists():
+        text = path.read_text()
+        whole = text[:text.rfind("\n") + 1]  # a last line with no end was cut short
+        if whole != text:
+            path.write_text(whole)
+        for line in whole.splitlines():
+            fields = line.split()
+            try:
+                board, value = tuple(int(x) for x in fields[0].split(",")), int(fields[1])
+            except (IndexError, ValueError):
+                continue
+            if len(board) == 12 and len(fields) == 2:
+                values[board] = value
+    return values
+
+
 def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = None,
-            seed: int = 1, jobs: int = 1) -> None:
+            seed: int = 1, jobs: int = 1, keep: Path | None = None) -> None:
     import multiprocessing
     import random
 
@@ -110,15 +130,21 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     tablebase.build(folder / "settled", max_seeds, jobs=2)
     tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
     chunks = None
-    if jobs > 1 and sample is None:  # the largest count in chunks, beside the smaller ones
-        # the workers leave Ctrl-C to this process, which ends them
+    kept: dict[tuple[int, ...], int] = {}
+    if keep is not None and sample is None:
+        keep.mkdir(parents=True, exist_ok=True)
+        keep = keep / f"compare-{max_seeds}.txt"
+        kept = kept_values(keep)
+    if (jobs > 1 or keep is not None) and sample is None:
+        # the largest count in chunks, beside the smaller ones; the workers
+        # leave Ctrl-C to this process, which ends them
         pool = multiprocessing.get_context("spawn").Pool(
             jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
-        todo = list(boards(max_seeds))
+        pending = [b for b in boards(max_seeds) if b not in kept]
         size = 500
         chunks = pool.imap_unordered(
             partial(solve_chunk, folder / "settled", max_seeds),
-            [todo[i:i + size] for i in range(0, len(todo), size)])
+            [pending[i:i + size] for i in range(0, len(pending), size)])
     settled = tablebase.open_tablebase(folder / "settled")
     proven = tablebase.open_tablebase(folder / "proven")
     exact = folder / "exact"  # each count built over the smaller counts' true values
@@ -142,13 +168,22 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         todo = list(boards(seeds))
         capped = 0
         if chunks is not None and seeds == max_seeds:
+            solver.values.update(((b, (0, 0), 0), v) for b, v in kept.items())
+            if kept:
+                print(f"{seeds} seeds: {len(kept):,} boards kept in {keep}, "
+                      f"{len(pending):,} to solve", file=sys.stderr, flush=True)
             done = 0
             for part, spent in chunks:
                 solver.values.update(((b, (0, 0), 0), v) for b, v in part.items())
                 solver.nodes += spent
                 done += len(part)
+                if keep is not None:  # each chunk kept as soon as it is in
+                    with open(keep, "a") as out:
+                        out.writelines(f"{','.join(map(str, b))} {v}\n" for b, v in part.items())
+                        out.flush()
+                        os.fsync(out.fileno())
                 if done % 5000 < len(part):
-                    print(f"{seeds} seeds: {done:,} of {len(todo):,} boards, "
+                    print(f"{seeds} seeds: {done:,} of {len(pending):,} boards, "
                           f"{time.monotonic() - started:.0f} s, {solver.nodes - nodes:,} nodes",
                           file=sys.stderr, flush=True)
             pool.close()
@@ -245,12 +280,20 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=1, help="seed of the sample")
     c.add_argument("-j", "--jobs", type=positive, default=1,
                    help="processes solving the largest count in full, each a share")
+    c.add_argument("--keep", type=Path, default=None,
+                   help="a folder that keeps the largest count's values as they are "
+                        "solved: a run stopped and started again goes on from them")
     args = parser.parse_args()
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # like Ctrl-C: the workers are ended too
     try:
         if args.command == "build":
             build(args.dir, args.max_seeds, args.jobs)
         else:
-            compare(args.max_seeds, args.sample, args.node_cap, args.seed, args.jobs)
+            compare(args.max_seeds, args.sample, args.node_cap, args.seed, args.jobs, args.keep)
     except KeyboardInterrupt:
         sys.exit("interrupted")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "databases.py"
@@ -42,3 +43,38 @@ def test_compare_refuses_a_bad_number_of_processes_in_one_line() -> None:
     assert result.returncode == 2
     assert "a whole number above 0, not '0'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_compare_keeps_the_values_it_solved_and_goes_on_from_them(tmp_path: Path) -> None:
+    first = compare("--max-seeds", "4", "--keep", str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    kept = tmp_path / "compare-4.txt"
+    lines = kept.read_text().splitlines()
+    assert len(lines) == 1365  # every board of 4 seeds, with its value
+    assert "0,0,0,0,0,0,0,0,0,0,0,4 -4" in lines  # South has no move: North keeps 4
+    # a run killed while writing leaves a line cut short: it is solved again
+    kept.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:-1])
+    again = compare("--max-seeds", "4", "--keep", str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert "1,364 boards kept" in again.stderr and "1 to solve" in again.stderr
+    assert rows(again.stdout) == rows(first.stdout)
+    assert sorted(kept.read_text().splitlines()) == sorted(lines)
+
+
+def test_compare_stopped_by_sigterm_says_so_and_ends_its_workers(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "compare", "--max-seeds", "7", "-j", "2",
+         "--keep", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().startswith("| seeds")  # the workers are started
+    workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                             text=True).stdout.split()
+    assert workers
+    process.terminate()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert err.strip().splitlines()[-1] == "interrupted"
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
