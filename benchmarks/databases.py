@@ -284,6 +284,8 @@ def main() -> None:
                    help="a folder that keeps the largest count's values as they are "
                         "solved: a run stopped and started again goes on from them")
     args = parser.parse_args()
+    if args.command == "compare" and args.keep is not None and args.sample is not None:
+        parser.error("--keep keeps a count solved in full: not with --sample")
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt

@@ -38,11 +38,16 @@ def test_compare_in_two_processes_counts_what_one_process_counts() -> None:
     assert "Traceback" not in alone.stderr + shared.stderr
 
 
-def test_compare_refuses_a_bad_number_of_processes_in_one_line() -> None:
+def test_compare_refuses_bad_arguments_in_one_line(tmp_path: Path) -> None:
     result = compare("--max-seeds", "2", "-j", "0")
     assert result.returncode == 2
     assert "a whole number above 0, not '0'" in result.stderr
     assert "Traceback" not in result.stderr
+    result = compare("--max-seeds", "2", "--sample", "5", "--keep", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].endswith(
+        "--keep keeps a count solved in full: not with --sample")
+    assert not any(tmp_path.iterdir())
 
 
 def test_compare_keeps_the_values_it_solved_and_goes_on_from_them(tmp_path: Path) -> None:
