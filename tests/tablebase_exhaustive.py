@@ -310,9 +310,10 @@ class ExhaustiveSolver:
         return self.values[state]
 
     def ordered(self, state: Any) -> list[tuple[Any, int, int | None]]:
-        """(child, the mover's gain, its value if it leaves the component)
-        of every move, the likely best first: exact values of captures
-        and of other components as they are, the others by the guess."""
+        """(child, the mover's margin were the child a repetition, its
+        value if it leaves the component) of every move, the likely best
+        first: exact values of captures and of other components as they
+        are, the others by the guess."""
         known = self._order.get(state)
         if known is None:
             known = []
@@ -323,7 +324,8 @@ class ExhaustiveSolver:
                     exit_value = -self.top(child)
                 else:
                     exit_value = None
-                known.append((child, gain, exit_value))
+                repetition = row_margin(child, state[2]) if exit_value is None else 0
+                known.append((child, repetition, exit_value))
             guess = self.guess
 
             def estimate(move: tuple[Any, int, int | None]) -> tuple[int, int]:
@@ -369,14 +371,13 @@ class ExhaustiveSolver:
         # fewer positions on the path (``weak``, ``weak_tested``)
         weak = -INF
         weak_tested = 0
-        for child, _, exit_value in moves:
+        for child, repetition, exit_value in moves:
             depends = 0
             if exit_value is not None:
                 value = value_up = value_down = exit_value
                 robust = 0
             else:
                 bit = self._bit[child]
-                repetition = row_margin(child, mover)
                 if inside & bit:  # a repetition ends the game
                     value = repetition
                     depends = bit
