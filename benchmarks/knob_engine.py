@@ -5,10 +5,12 @@
 
 The SPRTs of docs/strength.md tried settings of the one compiled search
 this way before any was made a default: ``KNOB_EXT_PCT`` (the extension
-budget, per cent of the depth: ``Searcher.extension_pct``),
-``KNOB_CAPTURE_EXTENSION`` (0/1), ``KNOB_LMR`` (late move reductions, 0/1)
-and ``KNOB_TT_MIN_DEPTH`` (``Engine`` attributes). Unset knobs keep the
-defaults. It plays the ``bingwa`` of the interpreter that runs it.
+budget, per cent of the depth), ``KNOB_LMR`` (late move reductions, 0..2
+plies) and ``KNOB_CAPTURE_COST`` (quarter plies an extended capture costs,
+0..4), which override the variant's own (``Searcher.knobs``), and
+``KNOB_CAPTURE_EXTENSION`` (0/1) and ``KNOB_TT_MIN_DEPTH`` (``Engine``
+attributes). Unset knobs keep the defaults. It plays the ``bingwa`` of the
+interpreter that runs it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from __future__ import annotations
 import os
 import sys
 
-ENGINE_KNOBS = ("capture_extension", "lmr", "tt_min_depth")
+SEARCHER_KNOBS = ("ext_pct", "lmr", "capture_cost")  # engine/searcher.py SEARCH_KNOBS
+ENGINE_KNOBS = ("capture_extension", "tt_min_depth")
 
 
 def main() -> int:
@@ -27,9 +30,10 @@ def main() -> int:
 
     def init_with_knobs(self: alphabeta.AlphaBetaBot) -> None:
         plain_init(self)
-        budget = os.environ.get("KNOB_EXT_PCT")
-        if budget is not None:
-            self.searcher.extension_pct = int(budget)
+        for name in SEARCHER_KNOBS:
+            value = os.environ.get("KNOB_" + name.upper())
+            if value is not None:
+                self.searcher.knobs[name] = int(value)
         for name in ENGINE_KNOBS:
             value = os.environ.get("KNOB_" + name.upper())
             if value is not None:

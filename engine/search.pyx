@@ -18,8 +18,9 @@ only when the child's side to move differs from the parent's (Kalah's extra
 turns, Bao's multi-step turns).
 
 Moves that keep the turn or capture cost no depth (within ``ext_pct`` per
-cent of the iteration's depth: 200, the facade sets 150 for Oware);
-captures are searched past the horizon (quiescence).
+cent of the iteration's depth: 200; ``capture_cost`` can make a capture cost a
+fraction of a ply instead); captures are searched past the horizon
+(quiescence).
 docs/search.md describes the whole search.
 
 Scores (centi-seeds, from the side to move):
@@ -132,6 +133,8 @@ cdef enum:
 
     LMR_MIN_DEPTH = 3          # late move reductions from this depth
     LMR_MIN_SEARCHED = 3       # ... for the moves after this many
+    LMR2_MIN_DEPTH = 6         # lmr 2: two plies from this depth ...
+    LMR2_MIN_SEARCHED = 4      # ... for the moves after this many
 
     TT_MIN_DEPTH = 1           # table from this far above the horizon (or Ops.table_depth)
     CHECK_EVERY = 1024         # nodes between clock reads
@@ -316,8 +319,10 @@ cdef class Engine:
     cdef readonly int qsearch_enabled
     cdef int extension_ply            # extensions stop at this ply
     cdef public int capture_extension
+    cdef int cost_q                   # quarter plies a capture costs (capture_cost)
+    cdef unsigned char frac[MAX_PLY + 1]  # each ply's carried quarter plies (capture_cost)
     cdef public int ext_pct
-    cdef public int lmr               # late move reductions (experiments: off by default)
+    cdef int lmr_plies                # late move reductions (lmr)
     cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
     cdef int table_depth              # in force for this search
     # endgame databases (NULL: none; no node count changes without them)
@@ -349,8 +354,9 @@ cdef class Engine:
         self.table = NULL
         self.qsearch_enabled = 1
         self.capture_extension = 1
+        self.cost_q = 0
         self.ext_pct = 200
-        self.lmr = 0
+        self.lmr_plies = 0
         self.tt_min_depth = 0
         self.table_depth = TT_MIN_DEPTH
         self.tb_probe = NULL
@@ -587,6 +593,32 @@ cdef class Engine:
         self.tbhits += 1
         return tablebase_score(margin, ply)
 
+    @property
+    def capture_cost(self):
+        """Quarter plies an extended capture costs, 0 (free: the default)
+        to 4 (a whole ply: no capture extension); the fraction is carried
+        down the line (experiments: docs/strength.md)."""
+        return self.cost_q
+
+    @capture_cost.setter
+    def capture_cost(self, int quarters):
+        if not 0 <= quarters <= 4:
+            raise ValueError("capture_cost must be 0..4 quarter plies")
+        self.cost_q = quarters
+
+    @property
+    def lmr(self):
+        """Late move reductions: 0 (off, the default), 1 (a late quiet
+        move is searched a ply shallower first) or 2 (two plies for the
+        latest ones, deep enough)."""
+        return self.lmr_plies
+
+    @lmr.setter
+    def lmr(self, int plies):
+        if not 0 <= plies <= 2:
+            raise ValueError("lmr must be 0..2 plies")
+        self.lmr_plies = plies
+
     def set_qsearch(self, bint enabled):
         """Search capture sequences past the horizon (on by default)."""
         self.qsearch_enabled = enabled
@@ -680,6 +712,7 @@ cdef class Engine:
         cdef int* line
         self.path[0] = self.ops.key(self.root_state)
         self.filter[self.path[0] >> FILTER_SHIFT] += 1
+        self.frac[1] = 0
         self.pv_len[0] = 0
         for i in range(pv_idx, self.n_roots):
             rm = &self.roots[i]
@@ -756,7 +789,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
-        cdef int reduction
+        cdef int reduction, cost
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born
@@ -879,13 +912,18 @@ cdef class Engine:
             # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
             # turn) or captures costs no depth, while the line is shorter than
             # ext_pct per cent of the nominal depth (docs/strength.md)
+            # (a capture costs capture_cost quarter plies, the fraction
+            # carried down the line)
             new_depth = depth - 1
+            self.frac[ply + 1] = self.frac[ply]
             if ply < self.extension_ply:
                 if same:
                     new_depth = depth
                 elif self.capture_extension and (o >= 2 * ORDER_GAIN or (
                         o == ORDER_TT and (self.ops.captured(child) - base) * sign >= QS_MIN_GAIN)):
-                    new_depth = depth
+                    cost = self.frac[ply] + self.cost_q
+                    new_depth = depth - (cost >> 2)
+                    self.frac[ply + 1] = cost & 3
             if not keyed or o == ORDER_TT:
                 keys[pick] = self.child_key(child, new_depth)
             if searched == 0:
@@ -897,9 +935,12 @@ cdef class Engine:
                 # killer) is first searched a ply shallower, and again at
                 # full depth only when it beats alpha
                 reduction = 0
-                if (self.lmr and searched >= LMR_MIN_SEARCHED and depth >= LMR_MIN_DEPTH
+                if (self.lmr_plies and searched >= LMR_MIN_SEARCHED and depth >= LMR_MIN_DEPTH
                         and new_depth == depth - 1 and o < ORDER_KILLER and not same):
                     reduction = 1
+                    if (self.lmr_plies >= 2 and searched >= LMR2_MIN_SEARCHED
+                            and depth >= LMR2_MIN_DEPTH):
+                        reduction = 2
                 if reduction:
                     value = self.child_value(child, keys[pick], same, ply + 1,
                                              new_depth - reduction, alpha, alpha + 1, 0)

@@ -42,14 +42,17 @@ from .timeman import TimeManager
 
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 65536
-# The extension budget (search.pyx Engine.ext_pct: captures and extra turns
-# cost no depth while the line is shorter than this per cent of the depth),
-# per variant where an SPRT chose one. None does today: Oware's 150 won 45
-# Elo [+19, +72] with the old evaluation, then lost 31 Elo [-58, -5] over
-# 400 games with the tuned one; Kalah, Ayoayo and Bao scored below even at
-# 150 (docs/strength.md).
-EXTENSION_PCT: dict[str, int] = {}
-DEFAULT_EXTENSION_PCT = 200
+# The search's knobs (search.pyx Engine) and the engine's defaults:
+# ``ext_pct``, the extension budget (captures and extra turns cost no depth
+# while the line is shorter than this per cent of the depth); ``lmr``,
+# late move reductions (0 off, 1 or 2 plies); ``capture_cost``, the
+# quarter plies an extended capture costs (0: none).
+SEARCH_KNOBS = {"ext_pct": 200, "lmr": 0, "capture_cost": 0}
+# Per variant, the knobs an SPRT chose over the defaults (docs/strength.md).
+# Oware's budget of 150 won 45 Elo [+19, +72] with the old evaluation, then
+# lost 31 Elo [-58, -5] over 400 games with the tuned one; Kalah, Ayoayo
+# and Bao scored below even at 150.
+VARIANT_KNOBS: dict[str, dict[str, int]] = {}
 
 Emit = Callable[[Info], None]
 
@@ -139,7 +142,8 @@ class Searcher:
         self.proof_nodes = 0  # nodes of the draw proofs (proofs.py), apart from ``nodes``
         self.tbhits = 0
         self.tablebase: Any = None  # an _owaredb.Tablebase probed in Oware (None: none)
-        self.extension_pct: int | None = None  # None: the variant's EXTENSION_PCT
+        # knobs set here override the variant's (experiments: benchmarks/knob_engine.py)
+        self.knobs: dict[str, int] = {}
         self._kernels: dict[str, Any] = {}
 
     # -- housekeeping --------------------------------------------------------
@@ -191,8 +195,9 @@ class Searcher:
         return kernel
 
     def _start(self, position: Position, searchmoves: list[str] | None = None) -> int:
-        self.engine.ext_pct = self.extension_pct or EXTENSION_PCT.get(
-            position.variant.name, DEFAULT_EXTENSION_PCT)
+        chosen = VARIANT_KNOBS.get(position.variant.name, {})
+        for name, default in SEARCH_KNOBS.items():
+            setattr(self.engine, name, self.knobs.get(name, chosen.get(name, default)))
         codes = None
         if searchmoves:
             wanted = set(searchmoves)

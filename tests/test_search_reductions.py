@@ -1,8 +1,7 @@
 """Late move reductions (search.pyx Step 3.6.2, ``Engine.lmr``, off by
-default: an SPRT at fixed nodes found no gain yet, docs/strength.md). With
-them on, late quiet moves are searched a ply shallower first and again at
-full depth when they beat alpha: fewer nodes to a depth, the same proven
-results, deterministic, legal."""
+default, docs/strength.md). With them on, late quiet moves are searched one
+or two plies shallower first and again at full depth when they beat alpha: fewer
+nodes to a depth, the same proven results, deterministic, legal."""
 
 from __future__ import annotations
 
@@ -10,14 +9,14 @@ import pytest
 
 from bingwa.engine import Position, variant_names
 from bingwa.engine.limits import Limits
-from bingwa.engine.searcher import Searcher
+from bingwa.engine.searcher import SEARCH_KNOBS, VARIANT_KNOBS, Searcher
 
 pytest.importorskip("bingwa.engine.search")
 
 
 def searched(position: Position, depth: int, lmr: int) -> tuple[int, Searcher]:
     searcher = Searcher(4)
-    searcher.engine.lmr = lmr
+    searcher.knobs["lmr"] = lmr
     result = searcher.search(position, Limits(depth=depth))
     assert result.best in {m.text for m in position.legal_moves()}
     return searcher.nodes, searcher
@@ -30,15 +29,28 @@ def test_reductions_are_off_by_default_and_cut_the_nodes_to_a_depth():
     reduced, _ = searched(pos, 8, 1)
     assert reduced < plain
     assert searched(pos, 8, 1)[0] == reduced  # deterministic
+    # two plies for the latest moves, from depth 6: fewer still
+    further, _ = searched(pos, 8, 2)
+    assert further < reduced
+    assert searched(pos, 8, 2)[0] == further
 
 
+@pytest.mark.parametrize("bad", [-1, 3])
+def test_reductions_beyond_two_plies_are_refused(bad):
+    engine = Searcher(1).engine
+    with pytest.raises(ValueError, match="0..2"):
+        engine.lmr = bad
+    assert engine.lmr == 0
+
+
+@pytest.mark.parametrize("lmr", [1, 2])
 @pytest.mark.parametrize("name", variant_names())
-def test_reduced_searches_play_legal_moves_in_every_variant(name):
+def test_reduced_searches_play_legal_moves_in_every_variant(name, lmr):
     pos = Position(name)
-    for _ in range(6):
+    for _ in range(3):  # depth 7: two-ply reductions need a node 6 plies from the horizon
         if pos.is_over():
             break
-        _, searcher = searched(pos, 5, 1)
+        _, searcher = searched(pos, 7, lmr)
         pos.push(searcher.lines[0].move)
 
 
@@ -46,9 +58,17 @@ def test_reduced_searches_play_legal_moves_in_every_variant(name):
     ("oware", "0,1,0,1,1,0/0,0,0,0,1,0 21 23 s", 5, 200),  # the feeding trap: b
     ("kalah", "0,0,0,0,2,1/0,5,0,0,0,0 22 18 s", 3, 200),  # f, e, f: extra turns
 ])
-def test_forced_wins_are_still_found_exactly(spec, text, mate, cp):
+@pytest.mark.parametrize("lmr", [1, 2])
+def test_forced_wins_are_still_found_exactly(spec, text, mate, cp, lmr):
     searcher = Searcher(4)
-    searcher.engine.lmr = 1
+    searcher.knobs["lmr"] = lmr
     result = searcher.search(Position(spec, text=text), Limits(depth=12))
     assert result.info.score_mate == mate
     assert result.info.score_cp == cp
+
+
+def test_the_knobs_defaults_are_the_engines():
+    engine = Searcher(1).engine
+    assert {name: getattr(engine, name) for name in SEARCH_KNOBS} == SEARCH_KNOBS
+    assert set(VARIANT_KNOBS) <= set(variant_names())
+    assert all(set(knobs) <= set(SEARCH_KNOBS) for knobs in VARIANT_KNOBS.values())

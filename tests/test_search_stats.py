@@ -12,7 +12,7 @@ import pytest
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
-from bingwa.engine.searcher import Searcher
+from bingwa.engine.searcher import SEARCH_KNOBS, Searcher
 
 pytest.importorskip("bingwa.engine.search")
 DEPTH_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "depth.py"
@@ -21,8 +21,11 @@ DEPTH_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "depth.py
 def counted(position: Position, depth: int, **knobs: int) -> Searcher:
     searcher = Searcher(2)
     for name, value in knobs.items():
-        # the facade's own setting, else the engine's knob
-        setattr(searcher if hasattr(searcher, name) else searcher.engine, name, value)
+        # the facade's knobs (they override the variant's), else the engine's
+        if name in SEARCH_KNOBS:
+            searcher.knobs[name] = value
+        else:
+            setattr(searcher.engine, name, value)
     searcher.search(position, Limits(depth=depth))
     return searcher
 
@@ -93,13 +96,13 @@ def test_the_extension_budget_is_twice_the_depth_and_can_be_narrowed():
     pos = Position("oware").play("c").play("F")
     default = counted(pos, 7)
     assert default.engine.ext_pct == 200
-    assert default.nodes == counted(pos, 7, extension_pct=200).nodes
-    narrower = counted(pos, 7, extension_pct=150)
+    assert default.nodes == counted(pos, 7, ext_pct=200).nodes
+    narrower = counted(pos, 7, ext_pct=150)
     assert narrower.nodes < default.nodes
     assert narrower.engine.ext_nodes < default.engine.ext_nodes
     kalah = counted(Position("kalah"), 6)
     assert kalah.engine.ext_pct == 200
-    assert kalah.nodes == counted(Position("kalah"), 6, extension_pct=200).nodes
+    assert kalah.nodes == counted(Position("kalah"), 6, ext_pct=200).nodes
 
 
 def test_knob_engine_sets_the_search_knobs_from_the_environment():
@@ -133,3 +136,39 @@ def test_knob_engine_sets_the_search_knobs_from_the_environment():
     plain = nodes()
     assert nodes(KNOB_EXT_PCT="100") != plain
     assert nodes(KNOB_LMR="1") != plain
+    assert nodes(KNOB_CAPTURE_COST="2") != plain
+
+
+def test_a_capture_that_costs_a_whole_ply_is_no_extension():
+    """``capture_cost`` (quarter plies an extended capture costs): 4 is the
+    search without the capture extension, node for node; 0 is the default."""
+    pos = Position("oware").play("c").play("F")
+    assert Searcher(1).engine.capture_cost == 0
+    assert counted(pos, 7, capture_cost=0).nodes == counted(pos, 7).nodes
+    whole = counted(pos, 7, capture_cost=4)
+    assert whole.nodes == counted(pos, 7, capture_extension=0).nodes
+    assert whole.engine.ext_nodes == 0
+
+
+def test_a_fractional_capture_cost_extends_less_and_goes_deeper():
+    """Half a ply a capture: fewer nodes to a depth than free captures,
+    more than whole-ply ones, so the same nodes reach a deeper iteration."""
+    pos = Position("oware").play("c").play("F")
+    free, half, whole = (counted(pos, 7, capture_cost=c) for c in (0, 2, 4))
+    assert whole.nodes < half.nodes < free.nodes
+    assert 0 < half.engine.ext_nodes < free.engine.ext_nodes
+
+    def depth_reached(cost: int) -> int:
+        searcher = Searcher(2)
+        searcher.knobs["capture_cost"] = cost
+        return searcher.search(pos, Limits(nodes=100_000)).info.depth
+
+    assert depth_reached(0) < depth_reached(2) < depth_reached(4)
+
+
+@pytest.mark.parametrize("bad", [-1, 5])
+def test_capture_cost_outside_a_ply_is_refused(bad):
+    engine = Searcher(1).engine
+    with pytest.raises(ValueError, match="0..4"):
+        engine.capture_cost = bad
+    assert engine.capture_cost == 0
