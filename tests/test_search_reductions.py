@@ -1,6 +1,7 @@
-"""Late move reductions (search.pyx Step 3.6.2, ``Engine.lmr``, off by
-default, docs/strength.md). With them on, late quiet moves are searched one
-or two plies shallower first and again at full depth when they beat alpha: fewer
+"""Late move reductions (search.pyx Step 3.6.2, ``Engine.lmr``: off by
+default, two plies in Oware, where an SPRT at fixed nodes showed a gain,
+docs/strength.md). With them on, late quiet moves are searched one or two
+plies shallower first and again at full depth when they beat alpha: fewer
 nodes to a depth, the same proven results, deterministic, legal."""
 
 from __future__ import annotations
@@ -65,6 +66,29 @@ def test_forced_wins_are_still_found_exactly(spec, text, mate, cp, lmr):
     result = searcher.search(Position(spec, text=text), Limits(depth=12))
     assert result.info.score_mate == mate
     assert result.info.score_cp == cp
+
+
+def test_oware_searches_with_its_chosen_reductions():
+    """VARIANT_KNOBS (an SPRT's choice, docs/strength.md): Oware reduces late
+    quiet moves by up to two plies, the other variants keep the engine's
+    defaults, one searcher follows the variant of each search, and
+    ``Searcher.knobs`` overrides the variant's."""
+    oware = Position("oware").play("c").play("F")
+    fresh = Searcher(4)
+    fresh.search(oware, Limits(depth=8))
+    assert fresh.engine.lmr == 2
+    assert fresh.nodes == searched(oware, 8, 2)[0] < searched(oware, 8, 0)[0]
+    fresh = Searcher(4)
+    fresh.search(Position("kalah"), Limits(depth=6))
+    assert fresh.engine.lmr == 0
+    assert fresh.nodes == searched(Position("kalah"), 6, 0)[0]
+    one = Searcher(4)
+    for spec, lmr in (("oware", 2), ("kalah", 0), ("oware", 2)):
+        one.search(Position(spec), Limits(depth=5))
+        assert one.engine.lmr == lmr
+    one.knobs["lmr"] = 0
+    one.search(oware, Limits(depth=5))
+    assert one.engine.lmr == 0
 
 
 def test_the_knobs_defaults_are_the_engines():

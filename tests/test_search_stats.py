@@ -135,7 +135,7 @@ def test_knob_engine_sets_the_search_knobs_from_the_environment():
 
     plain = nodes()
     assert nodes(KNOB_EXT_PCT="100") != plain
-    assert nodes(KNOB_LMR="1") != plain
+    assert nodes(KNOB_LMR="0") != plain  # Oware reduces by default
     assert nodes(KNOB_CAPTURE_COST="2") != plain
 
 
