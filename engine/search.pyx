@@ -932,8 +932,9 @@ cdef class Engine:
             else:
                 # Step 3.6.2. Late move reductions: a late quiet move (no
                 # capture, no extra turn, neither the table move nor a
-                # killer) is first searched a ply shallower, and again at
-                # full depth only when it beats alpha
+                # killer) is first searched a ply shallower (lmr 2: two for
+                # the latest moves, deep enough), and again at full depth
+                # only when it beats alpha
                 reduction = 0
                 if (self.lmr_plies and searched >= LMR_MIN_SEARCHED and depth >= LMR_MIN_DEPTH
                         and new_depth == depth - 1 and o < ORDER_KILLER and not same):
