@@ -13,8 +13,9 @@ The engine under test is the ``bingwa`` this command runs from: in a
 checkout, ``pip install -e .`` (or ``pip install .`` in CI) makes that the
 working tree. The base is built from ``git archive`` of the revision with
 ``pip install --no-build-isolation`` (non-editable; pip 22.3 or later, run
-as ``pip --python``), so the building Python needs Cython and setuptools, which the new environment sees through
-``--system-site-packages``. The cache lives in ``--cache-dir``, else
+as ``pip --python``) where the new environment sees Cython and setuptools
+through ``--system-site-packages``, else with pip's isolated build, which
+fetches them. The cache lives in ``--cache-dir``, else
 ``$BINGWA_REGRESS_CACHE``, else ``$XDG_CACHE_HOME/bingwa/regress`` (default
 ``~/.cache/bingwa/regress``): one directory per commit, used only once it
 holds a complete build (a ``complete`` marker written last); the build's
@@ -118,6 +119,16 @@ def export_tree(repo: Path, commit: str, dest: Path) -> None:
             archive.extractall(dest)  # noqa: S202 - our own repository's archive
 
 
+def build_tools_visible() -> bool:
+    """Whether a new ``--system-site-packages`` environment sees Cython and
+    setuptools: they must be in the base interpreter's site-packages (a
+    virtual environment's own packages are not seen through it)."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    probe = subprocess.run([base, "-c", "import Cython, setuptools"], capture_output=True,
+                           check=False)
+    return probe.returncode == 0
+
+
 def build_revision(repo: Path, commit: str, venv: Path, log: Path) -> None:
     """Build ``commit`` of ``repo`` into a new virtual environment ``venv``
     (pip install, non-editable, compiled extensions required); the output
@@ -126,11 +137,14 @@ def build_revision(repo: Path, commit: str, venv: Path, log: Path) -> None:
         source = Path(tmp) / "src"
         source.mkdir()
         export_tree(repo, commit, source)
+        # the build needs Cython and setuptools; where the new environment
+        # cannot see them, pip fetches them into an isolated build
+        isolation = ["--no-build-isolation"] if build_tools_visible() else []
         steps = [
             # no pip of its own (seconds saved): this one installs into it
             [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
             [sys.executable, "-m", "pip", "--python", str(venv_python(venv)), "install",
-             "--no-build-isolation", "--disable-pip-version-check", "--no-input", str(source)],
+             *isolation, "--disable-pip-version-check", "--no-input", str(source)],
             # run from the temporary directory: nothing there shadows the install
             [str(venv_python(venv)), "-c", "import bingwa.engine.search, bingwa.engine._oware"],
         ]
