@@ -55,8 +55,15 @@ SEARCH_KNOBS = {"ext_pct": 200, "lmr": 0, "capture_cost": 0, "rfp": 0, "futility
 # fixed nodes (Kalah +13.9 [-8.1, +36.0], Ayoayo +0.9 [-13.7, +15.4], Bao
 # -10.4 [-51.0, +29.9]: not shown, so not there). Oware's budget of 150 won
 # 45 Elo [+19, +72] with the old evaluation, then lost 31 [-58, -5] with the
-# tuned one; a capture costing half a ply lost 42 [-72, -12].
-VARIANT_KNOBS: dict[str, dict[str, int]] = {"oware": {"lmr": 2}}
+# tuned one; a capture costing half a ply lost 42 [-72, -12]. Reverse
+# futility at 100 won 50.6 [+28.1, +73.5] in Oware (H1), 51.6 [+26.1, +77.7]
+# in Kalah and 20.0 [+4.9, +35.2] in Ayoayo, at fixed nodes (Bao -25.5
+# [-65.9, +14.2], Kujifunza nothing either way: off there).
+VARIANT_KNOBS: dict[str, dict[str, int]] = {
+    "oware": {"lmr": 2, "rfp": 100},
+    "kalah": {"rfp": 100},
+    "ayoayo": {"rfp": 100},
+}
 
 Emit = Callable[[Info], None]
 

@@ -71,3 +71,21 @@ def test_forced_wins_are_still_found_exactly(spec, text, mate, cp, knobs):
     result = searcher.search(Position(spec, text=text), Limits(depth=12))
     assert result.info.score_mate == mate
     assert result.info.score_cp == cp
+
+
+def test_the_variants_prune_as_their_sprts_chose():
+    """VARIANT_KNOBS (docs/strength.md): reverse futility at 100 centi-seeds
+    a ply in Oware, Kalah and Ayoayo, none in Bao and Kujifunza; futility
+    nowhere; and
+    ``Searcher.knobs`` overrides the variant's choice."""
+    for name, margin in (("oware", 100), ("kalah", 100), ("ayoayo", 100), ("bao", 0),
+                         ("kujifunza", 0)):
+        pos = Position(name)
+        fresh = Searcher(4)
+        fresh.search(pos, Limits(depth=5))
+        assert (fresh.engine.rfp, fresh.engine.futility) == (margin, 0)
+        assert fresh.nodes == searched(pos, 5, rfp=margin)[0]
+    off = Searcher(4)
+    off.knobs["rfp"] = 0
+    off.search(Position("oware"), Limits(depth=5))
+    assert off.engine.rfp == 0
