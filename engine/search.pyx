@@ -826,7 +826,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
-        cdef int reduction, cost, futile
+        cdef int reduction, cost, futile, rfp
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born
@@ -895,16 +895,15 @@ cdef class Engine:
         # Step 3.4.1. Reverse futility: near the horizon, off the principal
         # variation, a static value far above beta is taken as the node's
         # (rfp; never where a proven score is at stake)
-        futile = 0
-        if not pv and -PROVEN_MIN < alpha and beta < PROVEN_MIN:
-            if self.rfp_margin and depth <= RFP_MAX_DEPTH:
-                value = self.static_value(s)
-                if value - self.rfp_margin * depth >= beta:
-                    return value
-                futile = (self.futility_margin and depth <= FUTILITY_MAX_DEPTH
-                          and value + self.futility_margin * depth <= alpha)
-            elif self.futility_margin and depth <= FUTILITY_MAX_DEPTH:
-                futile = self.static_value(s) + self.futility_margin * depth <= alpha
+        rfp = self.rfp_margin and depth <= RFP_MAX_DEPTH
+        futile = self.futility_margin and depth <= FUTILITY_MAX_DEPTH
+        if (rfp or futile) and not pv and -PROVEN_MIN < alpha and beta < PROVEN_MIN:
+            value = self.static_value(s)
+            if rfp and value - self.rfp_margin * depth >= beta:
+                return value
+            futile = futile and value + self.futility_margin * depth <= alpha
+        else:
+            futile = 0
 
         # Step 3.5. The table move is searched before the other children are
         # made; they are then ordered by capture gain (and extra turns),
