@@ -8,7 +8,9 @@ this way before any was made a default: ``KNOB_EXT_PCT`` (the extension
 budget, per cent of the depth), ``KNOB_LMR`` (late move reductions, 0..2
 plies), ``KNOB_CAPTURE_COST`` (quarter plies an extended capture costs,
 0..4), ``KNOB_RFP`` and ``KNOB_FUTILITY`` (pruning margins, centi-seeds per
-ply, 0 off), which override the variant's own (``Searcher.knobs``), and
+ply, 0 off) and ``KNOB_CAPTURE_COST_PV`` (the capture cost at
+principal-variation nodes, -1 for ``KNOB_CAPTURE_COST``'s, or 0..4), which
+override the variant's own (``Searcher.knobs``), and
 ``KNOB_CAPTURE_EXTENSION`` (0/1) and ``KNOB_TT_MIN_DEPTH`` (``Engine``
 attributes). Unset knobs keep the defaults. It plays the ``bingwa`` of the
 interpreter that runs it.
@@ -19,7 +21,8 @@ from __future__ import annotations
 import os
 import sys
 
-SEARCHER_KNOBS = ("ext_pct", "lmr", "capture_cost", "rfp", "futility")  # engine/searcher.py SEARCH_KNOBS
+SEARCHER_KNOBS = ("ext_pct", "lmr", "capture_cost", "rfp", "futility",
+                  "capture_cost_pv")  # engine/searcher.py SEARCH_KNOBS
 ENGINE_KNOBS = ("capture_extension", "tt_min_depth")
 
 

@@ -323,6 +323,7 @@ cdef class Engine:
     cdef int extension_ply            # extensions stop at this ply
     cdef public int capture_extension
     cdef int cost_q                   # quarter plies a capture costs (capture_cost)
+    cdef int cost_pv_q                # ... at principal-variation nodes (-1: cost_q)
     cdef unsigned char frac[MAX_PLY + 1]  # each ply's carried quarter plies (capture_cost)
     cdef public int ext_pct
     cdef int lmr_plies                # late move reductions (lmr)
@@ -360,6 +361,7 @@ cdef class Engine:
         self.qsearch_enabled = 1
         self.capture_extension = 1
         self.cost_q = 0
+        self.cost_pv_q = -1
         self.ext_pct = 200
         self.lmr_plies = 0
         self.rfp_margin = 0
@@ -612,6 +614,18 @@ cdef class Engine:
         if not 0 <= quarters <= 4:
             raise ValueError("capture_cost must be 0..4 quarter plies")
         self.cost_q = quarters
+
+    @property
+    def capture_cost_pv(self):
+        """Quarter plies an extended capture costs at a principal-variation
+        node, 0..4, or -1 (the default): ``capture_cost``."""
+        return self.cost_pv_q
+
+    @capture_cost_pv.setter
+    def capture_cost_pv(self, int quarters):
+        if not -1 <= quarters <= 4:
+            raise ValueError("capture_cost_pv must be -1 (capture_cost) or 0..4 quarter plies")
+        self.cost_pv_q = quarters
 
     @property
     def lmr(self):
@@ -975,7 +989,8 @@ cdef class Engine:
                     new_depth = depth
                 elif self.capture_extension and (o >= 2 * ORDER_GAIN or (
                         o == ORDER_TT and (self.ops.captured(child) - base) * sign >= QS_MIN_GAIN)):
-                    cost = self.frac[ply] + self.cost_q
+                    cost = self.frac[ply] + (
+                        self.cost_pv_q if pv and self.cost_pv_q >= 0 else self.cost_q)
                     new_depth = depth - (cost >> 2)
                     self.frac[ply + 1] = cost & 3
             if not keyed or o == ORDER_TT:

@@ -137,6 +137,7 @@ def test_knob_engine_sets_the_search_knobs_from_the_environment():
     assert nodes(KNOB_EXT_PCT="100") != plain
     assert nodes(KNOB_LMR="0") != plain  # Oware reduces by default
     assert nodes(KNOB_CAPTURE_COST="2") != plain
+    assert nodes(KNOB_CAPTURE_COST="2", KNOB_CAPTURE_COST_PV="0") != nodes(KNOB_CAPTURE_COST="2")
 
 
 def test_a_capture_that_costs_a_whole_ply_is_no_extension():
@@ -144,8 +145,10 @@ def test_a_capture_that_costs_a_whole_ply_is_no_extension():
     search without the capture extension, node for node; 0 is the default."""
     pos = Position("oware").play("c").play("F")
     assert Searcher(1).engine.capture_cost == 0
-    assert counted(pos, 7, capture_cost=0).nodes == counted(pos, 7).nodes
-    whole = counted(pos, 7, capture_cost=4)
+    kalah = Position("kalah").play("a")
+    assert counted(kalah, 7, capture_cost=0).nodes == counted(kalah, 7).nodes
+    # (Oware's captures are free on the principal variation: pv cost -1 follows capture_cost)
+    whole = counted(pos, 7, capture_cost=4, capture_cost_pv=-1)
     assert whole.nodes == counted(pos, 7, capture_extension=0).nodes
     assert whole.engine.ext_nodes == 0
 
@@ -154,13 +157,13 @@ def test_a_fractional_capture_cost_extends_less_and_goes_deeper():
     """Half a ply a capture: fewer nodes to a depth than free captures,
     more than whole-ply ones, so the same nodes reach a deeper iteration."""
     pos = Position("oware").play("c").play("F")
-    free, half, whole = (counted(pos, 7, capture_cost=c) for c in (0, 2, 4))
+    free, half, whole = (counted(pos, 7, capture_cost=c, capture_cost_pv=-1) for c in (0, 2, 4))
     assert whole.nodes < half.nodes < free.nodes
     assert 0 < half.engine.ext_nodes < free.engine.ext_nodes
 
     def depth_reached(cost: int) -> int:
         searcher = Searcher(2)
-        searcher.knobs["capture_cost"] = cost
+        searcher.knobs.update(capture_cost=cost, capture_cost_pv=-1)
         return searcher.search(pos, Limits(nodes=100_000)).info.depth
 
     assert depth_reached(0) < depth_reached(2) < depth_reached(4)
@@ -172,3 +175,46 @@ def test_capture_cost_outside_a_ply_is_refused(bad):
     with pytest.raises(ValueError, match="0..4"):
         engine.capture_cost = bad
     assert engine.capture_cost == 0
+
+
+def test_captures_on_the_principal_variation_can_cost_apart():
+    """``capture_cost_pv``: what an extended capture costs at a
+    principal-variation node; -1 (the default) is ``capture_cost``'s. Free
+    on the principal variation and a whole ply elsewhere, the search
+    extends only along it: some lines outgrow the nominal depth, far fewer
+    nodes than free captures everywhere, more than no extension at all."""
+    pos = Position("oware").play("c").play("F")
+    assert Searcher(1).engine.capture_cost_pv == -1
+    for cost in (0, 2, 4):
+        same = counted(pos, 7, capture_cost=cost, capture_cost_pv=cost).nodes
+        assert counted(pos, 7, capture_cost=cost, capture_cost_pv=-1).nodes == same
+    free = counted(pos, 7, capture_cost=0, capture_cost_pv=0)
+    on_pv = counted(pos, 7, capture_cost=4, capture_cost_pv=0)
+    none = counted(pos, 7, capture_cost=4, capture_cost_pv=4)
+    assert none.nodes < on_pv.nodes < free.nodes
+    assert 0 == none.engine.ext_nodes < on_pv.engine.ext_nodes < free.engine.ext_nodes
+    again = counted(pos, 7, capture_cost=4, capture_cost_pv=0)
+    assert (again.nodes, again.engine.ext_nodes) == (on_pv.nodes, on_pv.engine.ext_nodes)
+
+
+@pytest.mark.parametrize("bad", [-2, 5])
+def test_capture_cost_pv_outside_a_ply_is_refused(bad):
+    engine = Searcher(1).engine
+    with pytest.raises(ValueError, match="0..4"):
+        engine.capture_cost_pv = bad
+    assert engine.capture_cost_pv == -1
+
+
+@pytest.mark.parametrize("spec, text, mate, cp", [
+    ("oware", "0,1,0,1,1,0/0,0,0,0,1,0 21 23 s", 5, 200),  # the feeding trap: b
+    ("kalah", "0,0,0,0,2,1/0,5,0,0,0,0 22 18 s", 3, 200),  # f, e, f: extra turns
+])
+@pytest.mark.parametrize("cost, cost_pv", [(2, 0), (4, 0), (0, 4)])
+def test_forced_wins_are_found_exactly_whatever_captures_cost(spec, text, mate, cp, cost,
+                                                              cost_pv):
+    searcher = Searcher(4)
+    searcher.knobs.update(capture_cost=cost, capture_cost_pv=cost_pv)
+    result = searcher.search(Position(spec, text=text), Limits(depth=12))
+    assert result.info.score_mate == mate
+    assert result.info.score_cp == cp
+
