@@ -15,9 +15,9 @@ from bingwa.engine.searcher import SEARCH_KNOBS, VARIANT_KNOBS, Searcher
 pytest.importorskip("bingwa.engine.search")
 
 
-def searched(position: Position, depth: int, lmr: int) -> tuple[int, Searcher]:
+def searched(position: Position, depth: int, lmr: int, **knobs: int) -> tuple[int, Searcher]:
     searcher = Searcher(4)
-    searcher.knobs["lmr"] = lmr
+    searcher.knobs.update(knobs, lmr=lmr)
     result = searcher.search(position, Limits(depth=depth))
     assert result.best in {m.text for m in position.legal_moves()}
     return searcher.nodes, searcher
@@ -26,14 +26,15 @@ def searched(position: Position, depth: int, lmr: int) -> tuple[int, Searcher]:
 def test_reductions_are_off_by_default_and_cut_the_nodes_to_a_depth():
     assert Searcher(1).engine.lmr == 0
     pos = Position("oware").play("c").play("F")
-    plain, _ = searched(pos, 8, 0)
-    reduced, _ = searched(pos, 8, 1)
+    free = {"capture_cost": 0}  # captures free everywhere, as in every variant but Oware
+    plain, _ = searched(pos, 8, 0, **free)
+    reduced, _ = searched(pos, 8, 1, **free)
     assert reduced < plain
-    assert searched(pos, 8, 1)[0] == reduced  # deterministic
+    assert searched(pos, 8, 1, **free)[0] == reduced  # deterministic
     # two plies for the latest moves, from depth 6: fewer still
-    further, _ = searched(pos, 8, 2)
+    further, _ = searched(pos, 8, 2, **free)
     assert further < reduced
-    assert searched(pos, 8, 2)[0] == further
+    assert searched(pos, 8, 2, **free)[0] == further
 
 
 @pytest.mark.parametrize("bad", [-1, 3])

@@ -136,8 +136,8 @@ def test_knob_engine_sets_the_search_knobs_from_the_environment():
     plain = nodes()
     assert nodes(KNOB_EXT_PCT="100") != plain
     assert nodes(KNOB_LMR="0") != plain  # Oware reduces by default
-    assert nodes(KNOB_CAPTURE_COST="2") != plain
-    assert nodes(KNOB_CAPTURE_COST="2", KNOB_CAPTURE_COST_PV="0") != nodes(KNOB_CAPTURE_COST="2")
+    assert nodes(KNOB_CAPTURE_COST="0") != plain  # Oware's captures cost off the PV
+    assert nodes(KNOB_CAPTURE_COST_PV="2") != plain  # ... and nothing on it
 
 
 def test_a_capture_that_costs_a_whole_ply_is_no_extension():
@@ -218,3 +218,15 @@ def test_forced_wins_are_found_exactly_whatever_captures_cost(spec, text, mate, 
     assert result.info.score_mate == mate
     assert result.info.score_cp == cp
 
+def test_oware_captures_cost_half_a_ply_off_the_principal_variation():
+    """VARIANT_KNOBS (an SPRT's choice, docs/strength.md): an extended
+    capture costs Oware half a ply away from the principal variation and
+    nothing on it; every other variant keeps captures free."""
+    oware = Position("oware").play("c").play("F")
+    fresh = counted(oware, 7)
+    assert (fresh.engine.capture_cost, fresh.engine.capture_cost_pv) == (2, 0)
+    assert fresh.nodes == counted(oware, 7, capture_cost=2, capture_cost_pv=0).nodes
+    assert fresh.nodes < counted(oware, 7, capture_cost=0).nodes
+    for name in ("kalah", "ayoayo", "bao", "kujifunza"):
+        other = counted(Position(name), 3)
+        assert (other.engine.capture_cost, other.engine.capture_cost_pv) == (0, -1)
