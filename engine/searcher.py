@@ -66,13 +66,15 @@ SEARCH_KNOBS = {"ext_pct": 200, "lmr": 0, "capture_cost": 0, "rfp": 0, "futility
 # +23.3 [+4.0, +42.7] over 1000 games at 20 000 nodes, +29.6 [+7.3, +52.1]
 # over 600 at 100 000, and depth 15 instead of 12 in a second from the start;
 # in Kalah +37.7 [+20.4, +55.3] (H1, 730 games at 20 000 nodes), in Bao
-# +122.9 [+86.2, +162.5] (H1, 312 games); in Ayoayo -13.2 [-22.6, -3.8]
+# +122.9 [+86.2, +162.5] (H1, 312 games), in Kujifunza against the base
+# revision +9.7 [+4.0, +15.5] (1000 games); in Ayoayo -13.2 [-22.6, -3.8]
 # (1000 games): not there.
 VARIANT_KNOBS: dict[str, dict[str, int]] = {
     "oware": {"lmr": 2, "rfp": 100, "capture_cost": 2, "capture_cost_pv": 0},
     "kalah": {"rfp": 100, "capture_cost": 2, "capture_cost_pv": 0},
     "ayoayo": {"rfp": 100},
     "bao": {"capture_cost": 2, "capture_cost_pv": 0},
+    "kujifunza": {"capture_cost": 2, "capture_cost_pv": 0},
 }
 
 Emit = Callable[[Info], None]
