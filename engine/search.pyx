@@ -19,7 +19,8 @@ turns, Bao's multi-step turns).
 
 Moves that keep the turn or capture cost no depth (within ``ext_pct`` per
 cent of the iteration's depth: 200; ``capture_cost`` can make a capture cost a
-fraction of a ply instead); captures are searched past the horizon
+fraction of a ply instead, and ``capture_cost_pv`` another at
+principal-variation nodes); captures are searched past the horizon
 (quiescence).
 docs/search.md describes the whole search.
 
