@@ -1,7 +1,7 @@
 """benchmarks/kujifunza_openings.py: openings of Bao la Kujifunza that no
 side can win by force within the horizon, checked against an exhaustive
-AND/OR search written here on bingwa.engine.Position (not the prover the
-script relies on)."""
+AND/OR search on bingwa.engine.Position (test_solve_proof's, not the
+prover the script relies on)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from bingwa.engine import Position
 
 pytest.importorskip("bingwa.engine._proof")
 
+from test_solve_proof import wins_within  # noqa: E402  (after the skip: it needs the prover)
+
 ROOT = Path(__file__).resolve().parent.parent
 HORIZON = 3
 
@@ -27,17 +29,6 @@ def load_script():
     sys.modules[spec.name] = module  # its dataclass looks itself up there
     spec.loader.exec_module(module)
     return module
-
-
-def wins_within(pos: Position, attacker: int, plies: int) -> bool:
-    """Whether ``attacker`` can force a game end he wins within ``plies``."""
-    outcome = pos.outcome()
-    if outcome is not None:
-        return outcome.winner == attacker
-    if plies == 0:
-        return False
-    results = (wins_within(pos.play(move), attacker, plies - 1) for move in pos.legal_moves())
-    return any(results) if pos.turn == attacker else all(results)
 
 
 def test_no_side_forces_a_win_within_the_horizon_after_any_opening():
