@@ -12,7 +12,9 @@ ply, 0 off) and ``KNOB_CAPTURE_COST_PV`` (the capture cost at
 principal-variation nodes, -1 for ``KNOB_CAPTURE_COST``'s, or 0..4), which
 override the variant's own (``Searcher.knobs``), and
 ``KNOB_CAPTURE_EXTENSION`` (0/1) and ``KNOB_TT_MIN_DEPTH`` (``Engine``
-attributes). Unset knobs keep the defaults. It plays the ``bingwa`` of the
+attributes); every knob of ``SEARCH_KNOBS`` can be set so. Unset knobs keep
+the defaults; a value that is not a whole number or out of the knob's
+range ends it with one line (exit 2). It plays the ``bingwa`` of the
 interpreter that runs it.
 """
 
@@ -21,27 +23,46 @@ from __future__ import annotations
 import os
 import sys
 
-SEARCHER_KNOBS = ("ext_pct", "lmr", "capture_cost", "rfp", "futility",
-                  "capture_cost_pv")  # engine/searcher.py SEARCH_KNOBS
 ENGINE_KNOBS = ("capture_extension", "tt_min_depth")
+
+
+def read_knobs() -> tuple[dict[str, int], dict[str, int]]:
+    """(facade knobs, Engine attributes) set in the environment, each
+    checked by setting it on a throwaway Engine (ValueError: its message)."""
+    from bingwa.engine.searcher import SEARCH_KNOBS, Searcher
+
+    check = Searcher(1).engine
+    chosen: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    for names, out in ((tuple(SEARCH_KNOBS), chosen[0]), (ENGINE_KNOBS, chosen[1])):
+        for name in names:
+            text = os.environ.get("KNOB_" + name.upper())
+            if text is None:
+                continue
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"KNOB_{name.upper()}={text!r} is not a whole number") from None
+            setattr(check, name, value)
+            out[name] = value
+    return chosen
 
 
 def main() -> int:
     from bingwa.bots import alphabeta
     from bingwa.cli import main as cli
 
+    try:
+        searcher_knobs, engine_knobs = read_knobs()
+    except ValueError as exc:
+        print(f"knob_engine: {exc}", file=sys.stderr)
+        return 2
     plain_init = alphabeta.AlphaBetaBot.__init__
 
     def init_with_knobs(self: alphabeta.AlphaBetaBot) -> None:
         plain_init(self)
-        for name in SEARCHER_KNOBS:
-            value = os.environ.get("KNOB_" + name.upper())
-            if value is not None:
-                self.searcher.knobs[name] = int(value)
-        for name in ENGINE_KNOBS:
-            value = os.environ.get("KNOB_" + name.upper())
-            if value is not None:
-                setattr(self.searcher.engine, name, int(value))
+        self.searcher.knobs.update(searcher_knobs)
+        for name, value in engine_knobs.items():
+            setattr(self.searcher.engine, name, value)
 
     alphabeta.AlphaBetaBot.__init__ = init_with_knobs
     return int(cli(["engine"]) or 0)

@@ -31,7 +31,7 @@ def test_pruning_is_off_by_default_and_cuts_the_nodes_to_a_depth(knob):
     engine = Searcher(1).engine
     assert getattr(engine, knob) == 0
     pos = Position("oware").play("c").play("F")
-    free = {"capture_cost": 0}  # captures free everywhere, as in every variant but Oware
+    free = {"capture_cost": 0}  # captures free everywhere (Oware costs them off the PV)
     plain, _ = searched(pos, 8, **free, **{knob: 0})
     pruned, _ = searched(pos, 8, **free, **{knob: 100})
     assert pruned < plain

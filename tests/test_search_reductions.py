@@ -26,7 +26,7 @@ def searched(position: Position, depth: int, lmr: int, **knobs: int) -> tuple[in
 def test_reductions_are_off_by_default_and_cut_the_nodes_to_a_depth():
     assert Searcher(1).engine.lmr == 0
     pos = Position("oware").play("c").play("F")
-    free = {"capture_cost": 0}  # captures free everywhere, as in every variant but Oware
+    free = {"capture_cost": 0}  # captures free everywhere (Oware costs them off the PV)
     plain, _ = searched(pos, 8, 0, **free)
     reduced, _ = searched(pos, 8, 1, **free)
     assert reduced < plain

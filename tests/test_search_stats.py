@@ -140,6 +140,27 @@ def test_knob_engine_sets_the_search_knobs_from_the_environment():
     assert nodes(KNOB_CAPTURE_COST_PV="2") != plain  # ... and nothing on it
 
 
+@pytest.mark.parametrize("knob, value, says", [
+    ("KNOB_LMR", "x", "KNOB_LMR='x' is not a whole number"),
+    ("KNOB_CAPTURE_COST_PV", "9", "capture_cost_pv must be"),
+])
+def test_knob_engine_refuses_a_bad_knob_in_one_line(knob, value, says):
+    import os
+    import subprocess
+
+    script = DEPTH_SCRIPT.with_name("knob_engine.py")
+    if not script.exists():
+        pytest.skip("benchmarks/ is not here")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KNOB_")}
+    env[knob] = value
+    done = subprocess.run([sys.executable, str(script)], input="uci\nquit\n", env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("knob_engine: ") and says in done.stderr
+
+
 def test_a_capture_that_costs_a_whole_ply_is_no_extension():
     """``capture_cost`` (quarter plies an extended capture costs): 4 is the
     search without the capture extension, node for node; 0 is the default."""
@@ -218,6 +239,7 @@ def test_forced_wins_are_found_exactly_whatever_captures_cost(spec, text, mate, 
     assert result.info.score_mate == mate
     assert result.info.score_cp == cp
 
+
 def test_captures_cost_half_a_ply_off_the_principal_variation_where_sprts_chose():
     """VARIANT_KNOBS (SPRTs' choice, docs/strength.md): an extended capture
     costs Oware, Kalah, Bao and Kujifunza half a ply away from the principal
@@ -229,6 +251,5 @@ def test_captures_cost_half_a_ply_off_the_principal_variation_where_sprts_chose(
         assert (fresh.engine.capture_cost, fresh.engine.capture_cost_pv) == (2, 0)
         assert fresh.nodes == counted(pos, depth, capture_cost=2, capture_cost_pv=0).nodes
         assert fresh.nodes < counted(pos, depth, capture_cost=0).nodes
-    for name in ("ayoayo",):
-        other = counted(Position(name), 3)
-        assert (other.engine.capture_cost, other.engine.capture_cost_pv) == (0, -1)
+    ayoayo = counted(Position("ayoayo"), 3)
+    assert (ayoayo.engine.capture_cost, ayoayo.engine.capture_cost_pv) == (0, -1)
