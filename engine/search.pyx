@@ -325,6 +325,7 @@ cdef class Engine:
     cdef public int capture_extension
     cdef int cost_q                   # quarter plies a capture costs (capture_cost)
     cdef int cost_pv_q                # ... at principal-variation nodes (-1: cost_q)
+    cdef int capture_q[2]             # this search's cost off / on the PV (pv is 0 or 1)
     cdef unsigned char frac[MAX_PLY + 1]  # each ply's carried quarter plies (capture_cost)
     cdef public int ext_pct
     cdef int lmr_plies                # late move reductions (lmr)
@@ -687,6 +688,8 @@ cdef class Engine:
             raise ValueError(f"depth must be in 1..{MAX_DEPTH}")
         multipv = max(1, min(multipv, self.n_roots))
         self.extension_ply = depth * self.ext_pct // 100
+        self.capture_q[0] = self.cost_q
+        self.capture_q[1] = self.cost_pv_q if self.cost_pv_q >= 0 else self.cost_q
         self.iteration_depth = depth
         for i in range(self.n_roots):
             self.roots[i].prev_score = self.roots[i].score if self.roots[i].score > -SCORE_INF \
@@ -990,8 +993,7 @@ cdef class Engine:
                     new_depth = depth
                 elif self.capture_extension and (o >= 2 * ORDER_GAIN or (
                         o == ORDER_TT and (self.ops.captured(child) - base) * sign >= QS_MIN_GAIN)):
-                    cost = self.frac[ply] + (
-                        self.cost_pv_q if pv and self.cost_pv_q >= 0 else self.cost_q)
+                    cost = self.frac[ply] + self.capture_q[pv]
                     new_depth = depth - (cost >> 2)
                     self.frac[ply + 1] = cost & 3
             if not keyed or o == ORDER_TT:
