@@ -130,9 +130,11 @@ def format_score(info) -> str:
     if info.score_draw is not None:
         return f"draw in {info.score_draw}"
     if info.score_mate is not None:
+        # proven: the result and its distance; the margin is only that of
+        # the line shown (the search ranks by distance: docs/search.md)
         margin = (info.score_cp or 0) / 100
         what = "win" if info.score_mate > 0 else "loss"
-        return f"{what} in {abs(info.score_mate)} ({margin:+.0f})"
+        return f"{what} in {abs(info.score_mate)} (line ends {margin:+.0f})"
     bound = {"lowerbound": ">=", "upperbound": "<="}.get(info.bound or "", "")
     return f"{bound}{(info.score_cp or 0) / 100:+.2f}"
 

@@ -17,7 +17,7 @@ tests/test_tablebase.py checks them against it.
 """
 
 from libc.stdint cimport uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from bingwa.engine.oware_rules cimport (
     CAPTURE,
@@ -247,17 +247,36 @@ cdef inline int level_value(const TBData* d, const unsigned char* pits, int seed
     return byte_value(d.level[seeds][rank_board(pits)])
 
 
-cdef int probe_state(const void* data, const void* state) noexcept nogil:
+cdef int probe_state(const void* data, const void* state, int* kind,
+                     int* upper) noexcept nogil:
     cdef const TBData* d = <const TBData*> data
     cdef const TwoRowState* s = <const TwoRowState*> state
-    cdef unsigned char board[PITS]
-    cdef int seeds = board_seeds(s.pits), me = s.turn
+    cdef unsigned char turned[PITS]
+    cdef const unsigned char* board = s.pits
+    cdef int seeds = board_seeds(s.pits), base
+    cdef uint64_t r
+    cdef unsigned char raw
     if seeds > d.max_seeds or s.rule != d.rule:
         return PROBE_MISS
-    if me == 0:
-        return level_value(d, s.pits, seeds) + s.score[0] - s.score[1]
-    turn_round(s.pits, board)
-    return level_value(d, board, seeds) + s.score[1] - s.score[0]
+    base = s.score[0] - s.score[1]
+    if s.turn != 0:
+        turn_round(s.pits, turned)
+        board = turned
+        base = -base
+    r = rank_board(board)
+    raw = d.level[seeds][r]
+    if not d.is_proven:
+        kind[0] = PROBE_ESTIMATE
+        return byte_value(raw) + base
+    if not raw & CYCLE_FLAG:
+        kind[0] = PROBE_EXACT
+        return byte_value(raw) + base
+    kind[0] = PROBE_BOUNDS
+    if d.proven[seeds] == NULL:  # bounds not loaded: only the seeds on the board bound it
+        upper[0] = seeds + base
+        return base - seeds
+    upper[0] = byte_value(d.proven[seeds][2 * r + 1]) + base
+    return byte_value(d.proven[seeds][2 * r]) + base
 
 
 cdef class Tablebase:
@@ -270,6 +289,7 @@ cdef class Tablebase:
             self.c.level[i] = NULL
             self.c.proven[i] = NULL
         self.c.max_seeds = -1
+        self.c.is_proven = 0
         self.views = []
 
     def __init__(self, int grandslam, levels, proven=None):
@@ -298,6 +318,36 @@ cdef class Tablebase:
                                      f"not {2 * positions(seeds)}")
                 self.views.append(view)
                 self.c.proven[seeds] = &view[0]
+
+    @property
+    def proven(self):
+        """Built with --prove: an unflagged entry is proven exact (tablebase.py sets it)."""
+        return bool(self.c.is_proven)
+
+    @proven.setter
+    def proven(self, bint value):
+        self.c.is_proven = value
+
+    def probe(self, state):
+        """What the search reads for ``state`` (pits, scores, turn), an
+        Oware state of this rule: (kind, lo, hi) of the final margin for the
+        side to move, kind "exact", "bounds" or "estimate"; None out of range."""
+        cdef TwoRowState t
+        cdef int i, kind = 0, upper = 0, value
+        pits, scores, turn = state
+        memset(&t, 0, sizeof(t))
+        for i in range(PITS):
+            t.pits[i] = pits[i]
+        t.score[0] = scores[0]
+        t.score[1] = scores[1]
+        t.turn = turn
+        t.rule = self.c.rule
+        value = probe_state(&self.c, &t, &kind, &upper)
+        if value == PROBE_MISS:
+            return None
+        if kind == PROBE_BOUNDS:
+            return "bounds", value, upper
+        return ("exact" if kind == PROBE_EXACT else "estimate"), value, value
 
     @property
     def has_bounds(self):

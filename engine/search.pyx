@@ -49,7 +49,14 @@ from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
-from bingwa.engine._owaredb cimport PROBE_MISS, Tablebase, probe_fn, probe_state
+from bingwa.engine._owaredb cimport (
+    PROBE_BOUNDS,
+    PROBE_EXACT,
+    PROBE_MISS,
+    Tablebase,
+    probe_fn,
+    probe_state,
+)
 
 cdef extern from *:
     """
@@ -150,6 +157,7 @@ cdef enum:
     # the probed node: its margin is exact, its distance unknown (beyond
     # every end the search sees, so that a seen end is preferred)
     TB_PLIES = 2 * MAX_PLY
+    NO_REPEAT = -1000          # repeat_ply: the key occurred nowhere before
 
 MATE_SCORE = WIN_BASE
 PROVEN_SCORE = PROVEN_MIN
@@ -338,6 +346,12 @@ cdef class Engine:
     cdef const void* tb_data
     cdef object tablebase             # keeps the databases alive while probed
     cdef readonly unsigned long long tbhits
+    cdef int tb_cap[MAX_PLY + 1]      # each ply's captured difference: a change is a capture
+    # the graph-history interaction: the lowest ply of the path (-1: the
+    # game before the root) that a repetition found below the current node
+    # rests on; a result resting on a position above its node holds for
+    # this path only and is not stored (Step 3)
+    cdef int dep
 
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
@@ -596,13 +610,32 @@ cdef class Engine:
         self.tb_data = &tb.c
         self.tb_probe = probe_state
 
-    cdef inline int probe_tablebase(self, const unsigned char* s, int ply) noexcept nogil:
-        """The database's proven score of ``s``, or PROBE_MISS."""
-        cdef int margin = self.tb_probe(self.tb_data, s)
+    cdef inline int probe_tablebase(self, const unsigned char* s, int ply, int alpha,
+                                    int beta) noexcept nogil:
+        """What the databases say of ``s``, a position right after a capture
+        (the databases hold the game started with no history, which is the
+        game there), or PROBE_MISS: a proven entry as a proven score, proven
+        bounds only where they decide the window (a cut-off, never a score),
+        the value of a build without --prove as a heuristic estimate."""
+        cdef int kind = 0, upper = 0, lower, high
+        cdef int margin = self.tb_probe(self.tb_data, s, &kind, &upper)
         if margin == PROBE_MISS:
             return PROBE_MISS
+        if kind == PROBE_EXACT:
+            self.tbhits += 1
+            return tablebase_score(margin, ply)
+        if kind == PROBE_BOUNDS:
+            lower = tablebase_score(margin, ply)
+            high = tablebase_score(upper, ply)
+            if lower >= beta:
+                self.tbhits += 1
+                return lower
+            if high <= alpha:
+                self.tbhits += 1
+                return high
+            return PROBE_MISS
         self.tbhits += 1
-        return tablebase_score(margin, ply)
+        return 100 * margin
 
     @property
     def capture_cost(self):
@@ -769,6 +802,8 @@ cdef class Engine:
         self.filter[self.path[0] >> FILTER_SHIFT] += 1
         self.frac[1] = 0
         self.pv_len[0] = 0
+        self.tb_cap[0] = self.ops.captured(self.root_state)
+        self.dep = MAX_PLY + 1
         for i in range(pv_idx, self.n_roots):
             rm = &self.roots[i]
             self.ops.make_move(self.root_state, rm.code, child)
@@ -822,22 +857,37 @@ cdef class Engine:
 
     cdef inline int repeated(self, uint64_t key, int ply) noexcept nogil:
         """Whether ``key`` occurred before in the game or on the path."""
+        return self.repeat_ply(key, ply) != NO_REPEAT
+
+    cdef inline int repeat_ply(self, uint64_t key, int ply) noexcept nogil:
+        """The ply of the path at which ``key`` occurred before (-1: in the
+        game before the root), or NO_REPEAT."""
         cdef int i
         if self.filter[key >> FILTER_SHIFT] == 0:
-            return 0
+            return NO_REPEAT
         for i in range(ply - 1, -1, -1):
             if self.path[i] == key:
-                return 1
+                return i
         for i in range(self.n_game_keys - 1, -1, -1):
             if self.game_keys[i] == key:
-                return 1
-        return 0
+                return -1
+        return NO_REPEAT
 
     # -- Step 3. The main search ----------------------------------------------
     cdef int search(self, const unsigned char* s, uint64_t key, int ply, int depth, int alpha,
                     int beta, int pv) noexcept nogil:
         """``key`` is ``s``'s key, computed by the parent (child_key) so that
-        it can fetch the table's bucket early."""
+        it can fetch the table's bucket early. Keeps ``dep`` for the parent:
+        the lowest path ply that a repetition in this subtree rests on."""
+        cdef int above = self.dep, value
+        self.dep = MAX_PLY + 1
+        value = self.search_node(s, key, ply, depth, alpha, beta, pv)
+        if above < self.dep:
+            self.dep = above
+        return value
+
+    cdef int search_node(self, const unsigned char* s, uint64_t key, int ply, int depth,
+                         int alpha, int beta, int pv) noexcept nogil:
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int* order = self.order + ply * MAX_MOVES
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
@@ -847,7 +897,7 @@ cdef class Engine:
         cdef int reduction, cost, futile, rfp
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
-        cdef int keyed, lazy, born
+        cdef int keyed, lazy, born, at
         cdef TTEntry* entry
         cdef unsigned char* child
         cdef int* line
@@ -880,15 +930,22 @@ cdef class Engine:
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
-        if self.check_repetition and self.repeated(key, ply):
-            self.ops.repetition(s, n, scores)
-            return final_score(scores, side, ply)
-        # Step 3.2.1. An endgame database holds the exact result (a node
-        # that is no repetition; those below it are not seen: docs/databases.md)
+        if self.check_repetition:
+            at = self.repeat_ply(key, ply)
+            if at != NO_REPEAT:
+                if at < self.dep:
+                    self.dep = at
+                self.ops.repetition(s, n, scores)
+                return final_score(scores, side, ply)
+        # Step 3.2.1. An endgame database, right after a capture: it holds the
+        # game started with no history, and a capture leaves nothing that can
+        # repeat (after a quiet move the path decides: docs/databases.md)
         if self.tb_probe != NULL:
-            value = self.probe_tablebase(s, ply)
-            if value != PROBE_MISS:
-                return value
+            self.tb_cap[ply] = self.ops.captured(s)
+            if ply > 0 and self.tb_cap[ply] != self.tb_cap[ply - 1]:
+                value = self.probe_tablebase(s, ply, alpha, beta)
+                if value != PROBE_MISS:
+                    return value
 
         # Step 3.3. The horizon
         if depth <= 0:
@@ -1058,9 +1115,11 @@ cdef class Engine:
         self.filter[key >> FILTER_SHIFT] -= 1
 
         # Step 3.7. Remember the result (the best move by its index in the
-        # kernel's generation order; none after a fail-low)
+        # kernel's generation order; none after a fail-low), unless it rests
+        # on a repetition of a position above this node: it would be wrong
+        # reached along another path (the graph-history interaction)
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        if depth >= self.table_depth:
+        if depth >= self.table_depth and self.dep >= ply:
             self.store(key, to_table(best, ply), bound, depth,
                        best_index if bound != BOUND_UPPER else -1)
         return best
@@ -1105,8 +1164,9 @@ cdef class Engine:
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
+        # (a capture led here: the databases' game, no history, is the game)
         if self.tb_probe != NULL:
-            value = self.probe_tablebase(s, ply)
+            value = self.probe_tablebase(s, ply, alpha, beta)
             if value != PROBE_MISS:
                 return value
         # a capture changes the scores, which are part of the position, so

@@ -269,8 +269,6 @@ class Searcher:
         self.engine.set_limits(node_cap, timer.hard_deadline, poll)
         multipv = max(1, min(multipv, n_roots))
         waits_for_stop = limits.infinite or limits.ponder
-        # every child of the root is read from the databases at once
-        all_in_table = self.tablebase_holds(position)
         timed = not waits_for_stop and not limits.depth and (
             timer.budget.soft_ms is not None
         )
@@ -296,8 +294,6 @@ class Searcher:
                 plies = best.info.score_draw
             if plies is not None and depth >= plies + 2 and not waits_for_stop:
                 break  # proven: deeper iterations cannot change it
-            if all_in_table and not waits_for_stop:
-                break  # the children's values are exact: deeper is the same
             if timed and (n_roots == 1 or timer.should_stop()):
                 break
         elapsed = time.monotonic() - start

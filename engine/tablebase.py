@@ -217,8 +217,14 @@ def open_tablebase(folder: str | os.PathLike[str] | None = None, grandslam: str 
             "(build them with `bingwa solve build oware`)"
         )
     levels = [read_level(path / file_name(n, rule), n, rule, verify) for n in range(top + 1)]
-    tb = _db().Tablebase(rule, [level.data for level in levels])
-    tb.proven = all(level.proven for level in levels)
+    proven = all(level.proven for level in levels)
+    bounds = None
+    if proven and finished_levels(path, rule, bounds=True) >= top:
+        # the search cuts off where the proven bounds of an unproven entry decide
+        bounds = [read_level(path / bounds_name(n, rule), n, rule, verify, bounds=True).data
+                  for n in range(top + 1)]
+    tb = _db().Tablebase(rule, [level.data for level in levels], bounds)
+    tb.proven = proven
     return tb
 
 

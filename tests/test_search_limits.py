@@ -302,7 +302,7 @@ def test_analyse_ranks_moves_with_lines():
     )
     assert out.exit_code == 0, out.output
     assert "bestmove f" in out.output
-    assert "win in 1 (+6)" in out.output
+    assert "win in 1 (line ends +6)" in out.output
     ranked = out.output.split("Ranked moves")[1].splitlines()[1:]
     assert [row.split()[1] for row in ranked] == ["f", "a"]
 

@@ -168,7 +168,7 @@ def test_analyse_solve_reports_the_game_theoretic_margin_beside_the_fastest_win(
     result = CliRunner().invoke(main, ["analyse", "kalah", "-o", "pits=5", "-o", "seeds=2",
                                        "--depth", "30", "--solve"])
     assert result.exit_code == 0, result.output
-    assert "  1. d        win in 20 (+10)" in result.output
+    assert "  1. d        win in 20 (line ends +10)" in result.output
     assert "Solved: +2 for south with perfect play" in result.output
     assert "best moves d," in result.output
 

@@ -76,21 +76,63 @@ def test_other_rules_are_never_probed(tb) -> None:
     assert searcher.tbhits == 0
 
 
-def test_search_within_range_plays_the_database_value(tb) -> None:
-    """At a root within the databases every child is probed: the score is
-    the best move value by the databases, exactly, with both sides to move."""
+def quiet_and_capturing(rng: random.Random, seeds: int) -> tuple[Position, Position]:
+    """A position in range where no move and no reply captures (so that a
+    search of depth 1, its quiescence included, meets no capture), and one
+    with a capture among its moves."""
+    quiet = capturing = None
+    while quiet is None or capturing is None:
+        pos = random_endgame(rng, seeds, rng.randrange(2))
+        if pos.is_over():
+            continue
+        gains = [pos.play(m).state[1] != pos.state[1] for m in pos.legal_moves()]
+        replies = [child.play(r).state[1] != child.state[1]
+                   for child in (pos.play(m) for m in pos.legal_moves()) if not child.is_over()
+                   for r in child.legal_moves()]
+        if not any(gains) and not any(replies) and quiet is None:
+            quiet = pos
+        goes_on = [pos.play(m).state[1] != pos.state[1] and not pos.play(m).is_over()
+                   for m in pos.legal_moves()]
+        if any(goes_on) and capturing is None:
+            capturing = pos
+    return quiet, capturing
+
+
+def test_the_search_reads_the_databases_only_right_after_a_capture(tb) -> None:
+    """A database holds the game started with no history, which is the game
+    only right after a capture: after a quiet move the path since the
+    capture decides what repeats, and the search does not probe there."""
     rng = random.Random(12)
-    for pos in playable(rng, 7, 40):
+    for _ in range(10):
+        quiet, capturing = quiet_and_capturing(rng, 7)
         searcher = Searcher()
         searcher.set_tablebase(tb)
-        result = searcher.search(pos, Limits(depth=10))
-        values = tablebase.move_values(tb, pos)
-        best = max(v.value for v in values)
-        assert result.info.score_cp == 100 * best
-        # a database value has no distance; an end of the game at once has one
-        assert result.info.score_mate in (None, 1, -1)
-        assert result.best in [v.move for v in values if v.value == best]
-        assert result.info.tbhits == searcher.tbhits > 0
+        searcher.search(quiet, Limits(depth=1))
+        assert searcher.tbhits == 0, quiet.text()
+        searcher.search(capturing, Limits(depth=1))
+        assert searcher.tbhits >= 1, capturing.text()
+
+
+def test_a_probe_says_what_it_read(tb, tmp_path: Path) -> None:
+    """Without --prove an entry is an estimate; with it an unflagged entry
+    is exact and a flagged one gives its proven bounds."""
+    pos = Position("oware", ((0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0), (20, 26), 0))
+    kind, lo, hi = tb.probe(pos.state)
+    assert kind == "estimate" and lo == hi == -6 + tablebase.entry(tb, pos.state).value
+    tablebase.build(tmp_path, 4, prove=True)
+    proven = tablebase.open_tablebase(tmp_path)
+    kinds = set()
+    for board in [(0, 1, 0, 0, 0, 1) + (0,) * 6, (0, 0, 0, 0, 1, 1) + (0, 1) + (0,) * 4,
+                  (2, 0, 0, 0, 0, 0) + (0,) * 5 + (1,)]:
+        kind, lo, hi = proven.probe((board, (0, 0), 0))
+        entry = tablebase.entry(proven, (board, (0, 0), 0))
+        kinds.add(kind)
+        if kind == "exact":
+            assert not entry.cycle and lo == hi == entry.value
+        else:
+            assert kind == "bounds" and entry.cycle and lo <= entry.value <= hi and lo < hi
+    assert kinds == {"exact", "bounds"}
+    assert proven.probe(((4,) * 12, (0, 0), 0)) is None
 
 
 def test_search_above_range_counts_tbhits_and_reports_them(tb) -> None:
