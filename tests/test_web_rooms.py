@@ -359,3 +359,34 @@ def test_a_stored_room_whose_moves_do_not_replay_is_one_line(tmp_path):
     (tmp_path / "junk.sqlite").write_text("not a database" * 100)
     with pytest.raises(RoomError, match="not a rooms database"):
         RoomStore(tmp_path / "junk.sqlite")
+
+
+def test_serve_warns_off_loopback_and_says_what_is_wrong_with_its_database(tmp_path):
+    import socket
+
+    from click.testing import CliRunner
+
+    from bingwa.cli import main
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["serve", "--db", "/nonexistent/x.sqlite"])
+    assert result.exit_code == 2
+    assert result.output.strip() == ("bingwa: error: --db /nonexistent/x.sqlite: "
+                                     "the folder /nonexistent does not exist")
+    result = runner.invoke(main, ["serve", "--db", str(tmp_path)])
+    assert result.output.strip() == f"bingwa: error: --db {tmp_path}: is a folder, not a file"
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database" * 100)
+    result = runner.invoke(main, ["serve", "--db", str(junk)])
+    assert result.exit_code == 2 and "not a rooms database" in result.output
+    assert "Traceback" not in result.output
+    with socket.socket() as busy:  # so that the command ends after its checks
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(main, ["serve", "--host", "0.0.0.0", "--port", str(port),
+                                      "--db", str(tmp_path / "rooms.sqlite")])
+    assert result.output.splitlines()[0] == (
+        "bingwa serve: warning: listening on 0.0.0.0: the server faces the network; "
+        "anyone who reaches it can open rooms and run the engines")
+    assert (tmp_path / "rooms.sqlite").exists()
