@@ -346,6 +346,10 @@ def test_a_flag_falls_at_zero_and_each_move_adds_the_increment():
     assert room.result["winner"] == 1 - turn and room.clock_running() is None
     with pytest.raises(RoomError, match="the game is over"):
         room.check_move(turn, "b", 200.0)
+    # no clock runs while the host waits for the guest
+    alone = Room("s" * 16, token_hash("h"), "oware", 0, clock=ClockSetting(60_000, 0), now=0.0)
+    assert alone.clock_running() is None and alone.time_left(0, 500.0) == 60_000
+    assert not alone.flag(500.0)
 
 
 def test_a_stored_room_whose_moves_do_not_replay_is_one_line(tmp_path):

@@ -160,8 +160,9 @@ class Room:
 
     # -- clocks ------------------------------------------------------------------
     def clock_running(self) -> int | None:
-        """The side whose clock runs: the side to move once the game goes on."""
-        if self.clock is None or self.is_over():
+        """The side whose clock runs: the side to move, once both seats are
+        taken and while the game goes on."""
+        if self.clock is None or self.guest_free() or self.is_over():
             return None
         return self.session.pos.turn
 
