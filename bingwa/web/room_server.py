@@ -146,14 +146,20 @@ class LiveRoom:
     def watchers(self) -> int:
         return sum(1 for seat, _ in self.pages.values() if seat is None)
 
-    def view(self, seat: int | None, now: float) -> dict[str, Any]:
-        """The room as the page of ``seat`` sees it: the game's snapshot
-        and the room's own part."""
-        room = self.room
-        state = room.session.snapshot()
-        if room.result is not None:
-            state["outcome"] = room.result
+    def game_view(self) -> dict[str, Any]:
+        """The game's snapshot, a referee's end in it: the same for every page."""
+        state = self.room.session.snapshot()
+        if self.room.result is not None:
+            state["outcome"] = self.room.result
             state["board"]["over"] = True
+        return state
+
+    def view(self, seat: int | None, now: float, game: dict[str, Any] | None = None
+             ) -> dict[str, Any]:
+        """The room as the page of ``seat`` sees it: the game's snapshot
+        (``game``, made once for all the pages) and the room's own part."""
+        room = self.room
+        state = dict(game or self.game_view())
         present = {s for s, _ in self.pages.values() if s is not None}
         players = {}
         for side, key in enumerate(SIDE_KEYS):
@@ -176,8 +182,9 @@ class LiveRoom:
 
     async def publish(self, tokens: dict[int, str] | None = None) -> None:
         now = time.monotonic()
+        game = self.game_view()
         for page, (seat, send) in list(self.pages.items()):
-            message = self.view(seat, now)
+            message = self.view(seat, now, game)
             if tokens and page in tokens:
                 message["room"]["token"] = tokens[page]  # this page's new seat, once
             try:
