@@ -110,7 +110,10 @@ window.bingwaRoom = (() => {
       return;
     }
     if (msg.type === "state") {
-      window.bingwaLastStateAt = performance.timeOrigin + performance.now();
+      // when each ply of each game first arrived (benchmarks/room_latency.py)
+      const arrivals = window.bingwaArrivals = window.bingwaArrivals || {};
+      const key = `${msg.room.game}/${msg.line.length}`;
+      if (!(key in arrivals)) arrivals[key] = performance.timeOrigin + performance.now();
       room = msg.room;
       clockAt = performance.now();
       if (room.token) keepSeat(room.token);
