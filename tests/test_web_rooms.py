@@ -360,6 +360,10 @@ def test_a_stored_room_whose_moves_do_not_replay_is_one_line(tmp_path):
     store.db.execute("INSERT INTO room_moves VALUES (?, 1, 1, 'Z', 0, NULL, 'now')", (room.id,))
     with pytest.raises(RoomError, match="its stored moves do not replay"):
         store.load(room.id, 0.0)
+    store.db.execute("DELETE FROM room_moves")
+    store.db.execute("DELETE FROM room_games")
+    with pytest.raises(RoomError, match="the rooms database cannot give it back"):
+        store.load(room.id, 0.0)
     (tmp_path / "junk.sqlite").write_text("not a database" * 100)
     with pytest.raises(RoomError, match="not a rooms database"):
         RoomStore(tmp_path / "junk.sqlite")
@@ -394,3 +398,29 @@ def test_serve_warns_off_loopback_and_says_what_is_wrong_with_its_database(tmp_p
         "bingwa serve: warning: listening on 0.0.0.0: the server faces the network; "
         "anyone who reaches it can open rooms and run the engines")
     assert (tmp_path / "rooms.sqlite").exists()
+
+
+def test_bad_room_messages_get_one_line_each_and_the_socket_goes_on():
+    async def test(client, app):
+        host, guest, _, _ = await table(client)
+        for raw, line in [
+            ("not json", "a message must be one JSON object"),
+            ("[1, 2]", "a message must be one JSON object"),
+            ('{"type": "fly"}', "unknown message type 'fly' (known: join, move, resign, offer,"),
+            ('{"type": "move"}', "move: the field 'move' is missing"),
+            ('{"type": "move", "move": 5}', "move: move must be text"),
+            ('{"type": "move", "move": "c", "extra": 1}', "move: unknown field 'extra'"),
+            ('{"type": "join", "room": {"a": 1}}', "join: room must be text"),
+            ('{"type": "offer", "what": "peace"}', "offer: what must be draw or rematch, not"),
+            ('{"type": "move", "move": "zz"}', "'zz' is not a pit letter"),
+            ('{"type": "save", "format": "pdf"}', "save: format must be record or ogn"),
+        ]:
+            await host.ws.send_str(raw)
+            assert (await host.error()).startswith(line), raw
+        await host.ws.send_bytes(b"\x00")
+        assert await host.error() == "messages are JSON text"
+        await host.send(type="move", move="c")
+        state = await guest.next("state", lambda m: len(m["line"]) == 1)
+        assert state["line"][0]["move"] == "c"
+
+    run(test)

@@ -82,14 +82,14 @@ def parse_clock(value: Any) -> ClockSetting | None:
         return None
     if not isinstance(value, dict) or set(value) - {"minutes", "increment"}:
         raise RoomError('clock must be {"minutes": M, "increment": S} or null')
-    minutes, increment = value.get("minutes"), value.get("increment", 0)
+    minutes, increment = value.get("minutes", 0), value.get("increment", 0)
     for name, number, high in (("minutes", minutes, MAX_CLOCK_MINUTES),
                                ("increment", increment, MAX_INCREMENT_SECONDS)):
         if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= high:
             raise RoomError(f"clock: {name} must be a whole number in 0..{high}")
     if minutes == 0:
         raise RoomError("clock: minutes must be at least 1")
-    return ClockSetting(minutes * 60_000, increment * 1000)
+    return ClockSetting(int(minutes) * 60_000, int(increment) * 1000)
 
 
 @dataclass
@@ -372,7 +372,10 @@ class RoomStore:
             raise RoomError(f"the rooms database refused the change ({exc})") from None
 
     def count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0])
+        try:
+            return int(self.db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise RoomError(f"the rooms database cannot be read ({exc})") from None
 
     def add_room(self, room: Room) -> None:
         clock = room.clock
@@ -406,7 +409,15 @@ class RoomStore:
 
     def load(self, room_id: str, now: float) -> Room | None:
         """The room ``room_id`` with its latest game replayed from its moves
-        (None when there is none; RoomError when its moves do not replay)."""
+        (None when there is none; RoomError when its moves do not replay or
+        the file cannot be read)."""
+        try:
+            return self._load(room_id, now)
+        except (sqlite3.Error, TypeError, ValueError) as exc:  # a damaged file
+            raise RoomError(f"room {room_id}: the rooms database cannot give it back ({exc})"
+                            ) from None
+
+    def _load(self, room_id: str, now: float) -> Room | None:
         import json
 
         row = self.db.execute("SELECT host_seat, guest_seat, help, clock_ms, increment_ms "
