@@ -131,7 +131,8 @@ def open_in(context: Any, url: str) -> Any:
 
 
 def make_room(page: Any, variant: str, side: str = "south", clock: str = "",
-              help_allowed: bool = False, options: dict[str, str] | None = None) -> None:
+              help_allowed: bool = False, options: dict[str, str] | None = None,
+              shot: str | None = None) -> None:
     """The host's page: the new-game form's "Play a friend"."""
     page.select_option("#variant", variant)
     for name, value in (options or {}).items():
@@ -140,6 +141,8 @@ def make_room(page: Any, variant: str, side: str = "south", clock: str = "",
     page.select_option("#friend-clock", clock)
     if help_allowed:
         page.check("#friend-help")
+    if shot:
+        shoot(page.locator("#setup"), shot)
     page.click("#friend")
     page.wait_for_selector("body[data-room-you]", state="attached")
 
@@ -161,6 +164,7 @@ def status(page: Any) -> str:
 
 
 def shoot(page: Any, name: str) -> None:
+    """A screenshot of a page (or of one element: a locator)."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / f"web-room-{name}.png"))
@@ -200,7 +204,7 @@ def play(seats: dict[str, Any], count: int | None = None) -> None:
 
 def test_host_and_guest_play_oware_to_the_end_and_a_watcher_cannot_move(server, people):
     host = people.page(server.url)
-    make_room(host, "oware", side="south", clock="5+3")
+    make_room(host, "oware", side="south", clock="5+3", shot="form")
     assert you(host) == "south" and "seat=" in host.url
     assert host.inner_text("#room-status") == "Waiting for North to join: send the link."
     shoot(host, "waiting")

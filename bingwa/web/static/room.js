@@ -27,26 +27,22 @@ window.bingwaRoom = (() => {
 
   // -- the main page: "Play a friend" ---------------------------------------------
   function addFriendForm() {
-    const set = el("fieldset", { className: "who friend", id: "friend-set" });
-    set.appendChild(el("legend", {}, "Play a friend"));
-    const side = el("select", { id: "friend-side" });
-    for (const [v, t] of [["south", "South (moves first)"], ["north", "North"], ["random", "random"]]) {
+    // one compact fieldset under the new-game buttons: side, clock, hints, go
+    const set = el("fieldset", { className: "friend", id: "friend-set",
+      title: "You get a link: whoever opens it plays you; later visitors watch." });
+    set.appendChild(el("legend", {}, "Play a friend by a link"));
+    const side = el("select", { id: "friend-side", title: "Your side (South moves first)" });
+    for (const [v, t] of [["south", "as South"], ["north", "as North"], ["random", "random side"]]) {
       side.appendChild(el("option", { value: v }, t));
     }
-    const clock = el("select", { id: "friend-clock" });
+    const clock = el("select", { id: "friend-clock", title: "Each side's time, and the seconds each move adds" });
     for (const [v, t] of CLOCKS) clock.appendChild(el("option", { value: v }, t));
     const help = el("input", { type: "checkbox", id: "friend-help" });
-    const you = el("label", {}, "You play ");
-    you.appendChild(side);
-    const time = el("label", {}, "Clock ");
-    time.appendChild(clock);
-    const hints = el("label", { title: "Off: neither player may ask the engine" });
-    hints.append(help, " engine hints allowed");
+    const hints = el("label", { title: "Off: neither player may ask the engine for a hint" });
+    hints.append(help, " hints");
     const go = el("button", { type: "button", id: "friend", className: "primary" }, "Play a friend");
     go.onclick = makeRoom;
-    const line = el("p", { className: "muted", id: "friend-note" },
-      "You get a link: whoever opens it plays you; later visitors watch.");
-    set.append(you, time, hints, go, line);
+    set.append(side, clock, hints, go);
     const buttons = document.querySelector("#newgame .buttons");
     buttons.parentNode.insertBefore(set, buttons.nextSibling);
   }
