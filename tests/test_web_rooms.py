@@ -424,3 +424,81 @@ def test_bad_room_messages_get_one_line_each_and_the_socket_goes_on():
         assert state["line"][0]["move"] == "c"
 
     run(test)
+
+
+def test_the_servers_timer_ends_the_game_when_a_flag_falls():
+    async def test(client, app):
+        host, guest, state, _ = await table(client, clock={"minutes": 1, "increment": 0})
+        await host.send(type="move", move="c")
+        await guest.next("state", lambda m: len(m["line"]) == 1)
+        live = app[HALL_KEY].live[state["room"]["id"]]
+        live.room.remaining[1] = 300  # North has 0.3 s left: nobody moves
+        live.arm_clock()
+        over = await host.next("state", lambda m: m["outcome"] is not None, timeout=5)
+        assert over["outcome"]["text"] == "South wins, 0-0: North's time ran out"
+        assert over["room"]["clock"]["left"][1] == 0 and over["room"]["clock"]["running"] is None
+        await guest.send(type="move", move="A")
+        assert await guest.error() == "the game is over"
+        await guest.send(type="save")
+        record = parse_record((await guest.next("record"))["text"])
+        assert record.result == "1-0" and record.tags["Termination"] == "time forfeit"
+        assert record.tags["TimeControl"] == "60+0"
+        stored = app[HALL_KEY].store.db.execute("SELECT result FROM room_games").fetchone()[0]
+        assert "time forfeit" in stored
+
+    run(test)
+
+
+def test_ctrl_c_of_bingwa_serve_loses_no_move(tmp_path):
+    """A real ``bingwa serve`` process: a room, two moves, Ctrl-C; a new
+    server on the same file has the room with both moves."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "rooms.sqlite"
+    server = subprocess.Popen([sys.executable, "-m", "bingwa", "serve", "--port", str(port),
+                               "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    seen: dict[str, Any] = {}
+
+    async def play() -> None:
+        from aiohttp import ClientSession
+
+        async with ClientSession() as session:
+            for _ in range(100):  # the server starts
+                try:
+                    response = await session.post(f"http://127.0.0.1:{port}/rooms",
+                                                  json={"variant": "oware", "side": "south"})
+                    break
+                except OSError:
+                    await asyncio.sleep(0.1)
+            made = await response.json()
+            host = Page(await session.ws_connect(f"http://127.0.0.1:{port}/rooms/ws"))
+            await host.next("hello")
+            await host.send(type="join", room=made["room"], seat=made["seat"])
+            guest = Page(await session.ws_connect(f"http://127.0.0.1:{port}/rooms/ws"))
+            await guest.next("hello")
+            await guest.send(type="join", room=made["room"])
+            await guest.next("state")
+            await host.send(type="move", move="c")
+            await guest.next("state", lambda m: len(m["line"]) == 1)
+            await guest.send(type="move", move="A")
+            await host.next("state", lambda m: len(m["line"]) == 2)
+            seen["room"] = made["room"]
+
+    try:
+        asyncio.run(play())
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=20)
+    finally:
+        server.kill()
+    assert "Traceback" not in err and "Traceback" not in out
+    assert server.returncode is not None and "play at http://localhost" in out
+    store = RoomStore(db)
+    room = store.load(seen["room"], 0.0)
+    assert room is not None and room.session.line == ["c", "A"]
