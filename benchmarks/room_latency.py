@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 from bingwa.web.engines import EnginePool
 from bingwa.web.room_server import HALL_KEY
@@ -71,44 +72,56 @@ def describe(samples: list[float]) -> str:
 
 
 def measure(moves: int, variant: str, seed: int, db: Path, chromium: str) -> tuple[list[float], list[float]]:
+    """(browser-to-browser, server) latencies in ms of ``moves`` moves."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=FLAGS, headless=True)
+        try:
+            return measure_in(browser, moves, variant, seed, db)
+        finally:
+            browser.close()
+
+
+def measure_in(browser: Any, moves: int, variant: str, seed: int,
+               db: Path) -> tuple[list[float], list[float]]:
+    """``measure`` in a running Playwright browser (two contexts of it)."""
     rng = random.Random(seed)
     server = Server(db)
     url = f"http://127.0.0.1:{server.port}/"
     samples: list[float] = []
+    contexts = [browser.new_context(), browser.new_context()]
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium, args=FLAGS, headless=True)
-            host = browser.new_context().new_page()
-            host.goto(url)
-            host.wait_for_selector("body[data-ready='1']", state="attached")
-            host.select_option("#variant", variant)
-            host.click("#friend")
-            host.wait_for_selector("body[data-room-you]", state="attached")
-            guest = browser.new_context().new_page()
-            guest.goto(host.input_value("#room-link"))
-            guest.wait_for_selector("body[data-room-you]", state="attached")
-            pages = (host, guest)
-            while len(samples) < moves:
-                turn, you, game, plies, over = host.evaluate(
-                    "() => [state.board.turn, state.room.you, state.room.game, state.line.length,"
-                    " !!state.outcome]")
-                if over:  # a rematch, and on
-                    host.evaluate("() => send({type: 'offer', what: 'rematch'})")
-                    guest.wait_for_selector("#room-accept")
-                    guest.click("#room-accept")
-                    host.wait_for_function(f"() => state.room.game === {game + 1}")
-                    continue
-                mover = host if you == ("south", "north")[turn] else guest
-                other = guest if mover is host else host
-                key = f"{game}/{plies + 1}"
-                sent = mover.evaluate(SEND, rng.choice(mover.evaluate(LEGAL)))
-                for page in pages:
-                    page.wait_for_function(f"() => window.bingwaArrivals['{key}'] !== undefined")
-                samples.append(other.evaluate(f"() => window.bingwaArrivals['{key}']") - sent)
-            browser.close()
+        host = contexts[0].new_page()
+        host.goto(url)
+        host.wait_for_selector("body[data-ready='1']", state="attached")
+        host.select_option("#variant", variant)
+        host.click("#friend")
+        host.wait_for_selector("body[data-room-you]", state="attached")
+        guest = contexts[1].new_page()
+        guest.goto(host.input_value("#room-link"))
+        guest.wait_for_selector("body[data-room-you]", state="attached")
+        pages = (host, guest)
+        while len(samples) < moves:
+            turn, you, game, plies, over = host.evaluate(
+                "() => [state.board.turn, state.room.you, state.room.game, state.line.length,"
+                " !!state.outcome]")
+            if over:  # a rematch, and on
+                host.evaluate("() => send({type: 'offer', what: 'rematch'})")
+                guest.wait_for_selector("#room-accept")
+                guest.click("#room-accept")
+                host.wait_for_function(f"() => state.room.game === {game + 1}")
+                continue
+            mover = host if you == ("south", "north")[turn] else guest
+            other = guest if mover is host else host
+            key = f"{game}/{plies + 1}"
+            sent = mover.evaluate(SEND, rng.choice(mover.evaluate(LEGAL)))
+            for page in pages:
+                page.wait_for_function(f"() => window.bingwaArrivals['{key}'] !== undefined")
+            samples.append(other.evaluate(f"() => window.bingwaArrivals['{key}']") - sent)
     finally:
+        for context in contexts:
+            context.close()
         server.stop()
     server_ms = [s * 1000 for s in server.app[HALL_KEY].latencies]
     return samples, server_ms

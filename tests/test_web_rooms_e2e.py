@@ -349,25 +349,19 @@ def test_the_server_restarts_mid_game_and_the_game_goes_on(server, people):
     assert not host.js_errors and not guest.js_errors
 
 
-def test_the_latency_benchmark_measures_every_move_across_a_rematch(tmp_path):
+def test_the_latency_benchmark_measures_every_move_across_a_rematch(chromium, tmp_path):
     """benchmarks/room_latency.py works (its figures are for docs/web.md,
     never asserted here): one sample a move, from both sides of the link."""
     import importlib.util
     import sqlite3
 
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        missing("Playwright is not installed (pip install playwright)")
-    if not Path(CHROMIUM).exists():
-        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "room_latency.py"
     spec = importlib.util.spec_from_file_location("room_latency", path)
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     db = tmp_path / "rooms.sqlite"
-    samples, server_ms = bench.measure(70, "kalah", 3, db, CHROMIUM)
+    samples, server_ms = bench.measure_in(chromium, 70, "kalah", 3, db)
     assert len(samples) == 70 and len(server_ms) == 70
     games = sqlite3.connect(db).execute("SELECT COUNT(*) FROM room_games").fetchone()[0]
     moves = sqlite3.connect(db).execute("SELECT COUNT(*) FROM room_moves").fetchone()[0]
