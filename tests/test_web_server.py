@@ -265,8 +265,10 @@ def test_only_the_servers_own_page_may_open_the_socket():
     run(test)
 
 
-def test_serve_command_line_errors_are_one_line():
+def test_serve_command_line_errors_are_one_line(tmp_path, monkeypatch):
     from click.testing import CliRunner
+
+    monkeypatch.chdir(tmp_path)  # the rooms' database goes there
 
     from bingwa.cli import main
 

@@ -45,7 +45,7 @@ class Player:
                 "think": self.think, "amount": self.amount}
 
 
-# type -> {field: (kind, required)}; kinds: str, int, player, game, text
+# type -> {field: (kind, required)}; kinds: str, int, bool, player, text, any
 MESSAGE_FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "join": {"game": ("str", False)},
     "new": {"variant": ("str", True), "south": ("player", True), "north": ("player", True)},
@@ -63,10 +63,12 @@ MESSAGE_FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
 }
 
 
-def parse_message(raw: str | bytes) -> tuple[str, dict[str, Any]]:
-    """(type, checked fields) of one message from a page (MessageError)."""
-    if len(raw) > MAX_MESSAGE:
-        raise MessageError(f"message too long ({len(raw)} bytes, at most {MAX_MESSAGE})")
+def parse_message(raw: str | bytes, known: dict[str, dict[str, tuple[str, bool]]] | None = None,
+                  limit: int = MAX_MESSAGE) -> tuple[str, dict[str, Any]]:
+    """(type, checked fields) of one message from a page (MessageError);
+    ``known`` and ``limit`` for another socket's messages (rooms.py)."""
+    if len(raw) > limit:
+        raise MessageError(f"message too long ({len(raw)} bytes, at most {limit})")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -74,10 +76,11 @@ def parse_message(raw: str | bytes) -> tuple[str, dict[str, Any]]:
     if not isinstance(data, dict):
         raise MessageError("a message must be one JSON object")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
-        known = ", ".join(MESSAGE_FIELDS)
-        raise MessageError(f"unknown message type {str(kind)[:MAX_TEXT]!r} (known: {known})")
-    fields = MESSAGE_FIELDS[kind]
+    known = MESSAGE_FIELDS if known is None else known
+    if not isinstance(kind, str) or kind not in known:
+        names = ", ".join(known)
+        raise MessageError(f"unknown message type {str(kind)[:MAX_TEXT]!r} (known: {names})")
+    fields = known[kind]
     extra = sorted(set(data) - set(fields) - {"type"})
     if extra:
         raise MessageError(f"{kind}: unknown field {extra[0][:MAX_TEXT]!r}")
@@ -103,6 +106,12 @@ def _check(kind: str, name: str, field_kind: str, value: Any) -> Any:
     if field_kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
             raise MessageError(f"{where} must be a whole number")
+        return value
+    if field_kind == "bool":
+        if not isinstance(value, bool):
+            raise MessageError(f"{where} must be true or false")
+        return value
+    if field_kind == "any":  # checked by the receiver (a room's clock)
         return value
     return parse_player(value, where)
 

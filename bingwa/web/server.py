@@ -51,9 +51,13 @@ def variants_view() -> list[dict[str, Any]]:
     return out
 
 
-def make_app(pool: EnginePool | None = None) -> web.Application:
+def make_app(pool: EnginePool | None = None, rooms: Any = None) -> web.Application:
+    """The app; ``rooms`` is the RoomStore of the rooms (in memory if None)."""
+    from .room_server import setup_rooms  # it imports this module
+
     app = web.Application(client_max_size=MAX_MESSAGE)
     app[POOL_KEY] = pool or EnginePool()
+    setup_rooms(app, rooms)
     app[GAMES_KEY] = {}
     app[LATENCIES_KEY] = []
     app.router.add_get("/", index)
@@ -156,7 +160,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-def serve(host: str, port: int, pool: EnginePool, print_line: Any = print) -> None:
-    """Run the server until interrupted (Ctrl-C ends the engines too)."""
-    app = make_app(pool)
+def serve(host: str, port: int, pool: EnginePool, print_line: Any = print,
+          rooms: Any = None) -> None:
+    """Run the server until interrupted (Ctrl-C ends the engines too; every
+    room's moves are in its store already)."""
+    app = make_app(pool, rooms)
     web.run_app(app, host=host, port=port, print=print_line, handle_signals=True)

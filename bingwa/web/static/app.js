@@ -617,4 +617,4 @@ function wire() {
 }
 
 wire();
-connect();
+if (window.bingwaRoom) window.bingwaRoom.start(); else connect();  // room.js: a room's page has its own socket
