@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -396,3 +397,42 @@ def test_analyse_reports_bad_input_in_one_line():
     assert out.exit_code == 2 and "move 2" in out.output
     out = runner.invoke(main, ["analyse", "oware", "--depth", "3", "--time", "1"])
     assert out.exit_code == 2 and "not both" in out.output
+
+
+# -- benchmarks/timeman_engine.py (the SPRTs' engine for the time manager) ----------
+TIMEMAN_ENGINE = Path(__file__).resolve().parent.parent / "benchmarks" / "timeman_engine.py"
+
+
+def test_timeman_engine_reads_the_constants_from_the_environment(monkeypatch):
+    if not TIMEMAN_ENGINE.exists():
+        pytest.skip("benchmarks/ is not here")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("timeman_engine", TIMEMAN_ENGINE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in module.KNOBS:
+        monkeypatch.delenv("TM_" + name, raising=False)
+    monkeypatch.setenv("TM_NEXT_ITERATION_SHARE", "0.45")
+    monkeypatch.setenv("TM_MOVES_TO_GO", "30")
+    assert module.read_knobs() == {"NEXT_ITERATION_SHARE": 0.45, "MOVES_TO_GO": 30}
+    from bingwa.engine import timeman
+
+    assert set(module.KNOBS) <= set(vars(timeman))  # each one is a constant there
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1"])
+def test_timeman_engine_refuses_a_bad_constant_in_one_line(value):
+    if not TIMEMAN_ENGINE.exists():
+        pytest.skip("benchmarks/ is not here")
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TM_")}
+    env["TM_HARD_PER_SOFT"] = value
+    done = subprocess.run([sys.executable, str(TIMEMAN_ENGINE)], input="uci\nquit\n", env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().startswith("timeman_engine: TM_HARD_PER_SOFT")
+    assert len(done.stderr.strip().splitlines()) == 1
