@@ -10,8 +10,9 @@ South, at each of its turns, this bot plays a move of a proven forced win:
   solvers.WinFinder): iterated on the length, within ``ProofNodes`` nodes
   (and a ``go nodes N``'s N),
   a table of ``ProofHash`` MiB kept from move to move (a game's later
-  positions reuse its earlier proofs), and the move's time (the time
-  manager's soft budget). The answer is the fastest win's first move in the
+  positions reuse its earlier proofs), and half the move's time (of the
+  time manager's soft budget: a proof that does not make it in time leaves
+  the search the rest). The answer is the fastest win's first move in the
   kernel's order: the same whatever the table held. Answers, and "no win
   proven within ``ProofNodes``", are remembered per position.
 
@@ -45,6 +46,7 @@ MAX_PROOF_PLIES = 60  # longest win the proof search looks for
 # thousands (benchmarks/kujifunza_book.py prints them)
 DEFAULT_PROOF_NODES = 1_000_000
 DEFAULT_PROOF_HASH = 64  # MiB
+PROOF_TIME_SHARE = 0.5  # of the time manager's soft budget a proof may spend
 
 
 def book() -> dict[str, tuple[str, int]]:
@@ -114,7 +116,8 @@ class ProofBot(AlphaBetaBot):
         budget = allocate(limits, position.turn, position.variant.moves_left(position.state))
         deadline = None
         if budget.soft_ms is not None and not (limits.infinite or limits.ponder):
-            deadline = time.monotonic() + budget.soft_ms / 1000
+            # half the move's time: a proof that does not make it leaves the search the rest
+            deadline = time.monotonic() + PROOF_TIME_SHARE * budget.soft_ms / 1000
 
         def poll() -> bool:
             return stop.is_set() or (deadline is not None and time.monotonic() >= deadline)

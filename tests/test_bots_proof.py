@@ -100,6 +100,32 @@ def play_out(south: ProofBot, north, north_limits: Limits, rng: random.Random | 
     return pos
 
 
+def test_south_wins_against_every_north_line():
+    """The whole game tree of the bot's South against every North move at
+    every North turn: every line ends in a South win within 21 plies."""
+    bot = ProofBot()
+    lines = south_turns = 0
+
+    def walk(pos: Position) -> None:
+        nonlocal lines, south_turns
+        outcome = pos.outcome()
+        if outcome is not None:
+            assert outcome.winner == 0 and len(pos.move_stack) <= 21, pos.text()
+            lines += 1
+            return
+        if pos.turn == 0:
+            found = bot.proof_move(pos, Limits(depth=1), threading.Event())
+            assert found is not None and found[1] <= 21 - len(pos.move_stack), pos.text()
+            south_turns += 1
+            walk(pos.play(found[0]))
+            return
+        for move in pos.legal_moves():
+            walk(pos.play(move))
+
+    walk(Position("kujifunza"))
+    assert lines > 100 and south_turns > lines  # hundreds of North lines, all lost
+
+
 @pytest.mark.parametrize("limits", [Limits(depth=1), Limits(depth=4), Limits(nodes=3000),
                                     Limits(nodes=30_000)],
                          ids=["depth1", "depth4", "nodes3000", "nodes30000"])
@@ -183,6 +209,17 @@ def test_a_stopped_go_off_the_book_plays_the_search_at_once():
     assert result.best in [m.text for m in pos.legal_moves()]
     assert all(i.score_mate is None for i in infos)  # no proof was claimed
     assert pos.text() not in bot.proven  # nor given up: the next go tries again
+
+
+def test_a_proof_cut_by_the_clock_leaves_the_search_the_rest_and_is_tried_again():
+    pos = off_the_proof()  # no win proven there within millions of nodes
+    bot = ProofBot()
+    bot.set_option("Hash", "4")
+    infos: list[Info] = []
+    result = bot.go(pos, Limits(movetime=60), infos.append, threading.Event())
+    assert result.best in [m.text for m in pos.legal_moves()]
+    assert infos and all(i.score_mate is None for i in infos)  # the search's reports
+    assert pos.text() not in bot.proven
 
 
 def test_the_finder_gives_up_when_asked_and_claims_nothing():
