@@ -15,6 +15,7 @@ BOTS: dict[str, str] = {
     "minimax": "bingwa.bots.minimax:MinimaxBot",
     "alphabeta": "bingwa.bots.alphabeta:AlphaBetaBot",
     "perfect": "bingwa.bots.perfect:PerfectBot",
+    "proof": "bingwa.bots.proof:ProofBot",
 }
 
 

@@ -4,8 +4,9 @@ kernel interface of every variant) and its pure-Python twin.
 Budget of one ``go``, first that applies:
 
 - ``nodes N``: N simulations;
-- ``movetime`` or the clocks: that much time (a clock gives remaining / 30
-  plus half the increment, less the move overhead);
+- ``movetime`` or the clocks: the time manager's soft budget
+  (engine/timeman.py: a ``movetime`` less the move overhead, a share of
+  the clock);
 - ``infinite`` / ``ponder``: until ``stop``;
 - otherwise (``depth`` alone, or nothing): the ``MoveTime`` option when it is
   set, else the ``Simulations`` option. MCTS has no depth; ``depth`` does not
@@ -25,11 +26,13 @@ from __future__ import annotations
 import math
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 from bingwa.engine import Position
 from bingwa.engine.kernel import compiled_module, use_compiled
 from bingwa.engine.limits import Info, Limits, SearchResult
+from bingwa.engine.timeman import allocate
 
 from .base import Bot, BotOption, Emit
 
@@ -261,20 +264,18 @@ class MCTSBot(Bot):
         ]
 
     def budget(self, position: Position, limits: Limits) -> tuple[int | None, float | None]:
-        """(simulations, seconds); None for no limit of that kind."""
+        """(simulations, seconds); None for no limit of that kind. Time
+        comes from the time manager (engine/timeman.py: its soft budget,
+        which is all of a ``movetime`` less the move overhead)."""
         if limits.infinite or limits.ponder:
             return None, None
         if limits.nodes:
             return limits.nodes, None
-        overhead = self.option("Move Overhead")
-        if limits.movetime:
-            return None, max(limits.movetime - overhead, 1) / 1000
-        left, inc = limits.clock(position.turn)
-        if left is not None:
-            left = max(left, 0)
-            spend = left / 30 + inc / 2
-            spend = min(spend, left - overhead)
-            return None, max(spend, 1) / 1000
+        if limits.move_overhead is None:  # not set by a protocol server: our option
+            limits = replace(limits, move_overhead=self.option("Move Overhead"))
+        budget = allocate(limits, position.turn, position.variant.moves_left(position.state))
+        if budget.soft_ms is not None:
+            return None, budget.soft_ms / 1000
         if self.option("MoveTime"):
             return None, self.option("MoveTime") / 1000
         return self.option("Simulations"), None

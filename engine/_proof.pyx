@@ -29,7 +29,7 @@ allow.
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
 from libc.stdint cimport int16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 
 from bingwa.engine.core cimport MAX_MOVES, STATE_BYTES, Kernel, Ops
 
@@ -64,9 +64,12 @@ cdef class Prover:
     cdef int* moves               # (MAX_DEPTH + 1) * MAX_MOVES
     cdef unsigned char root[STATE_BYTES]
     cdef int attacker
+    cdef Kernel kernel
     cdef readonly unsigned long long nodes
     cdef unsigned long long node_limit
     cdef int aborted
+    cdef object poll              # a callable: True stops the proof (None: none)
+    cdef uint64_t entries
 
     def __cinit__(self, Kernel kernel, state, int table_mb=256):
         self.ops = kernel.ops
@@ -83,8 +86,27 @@ cdef class Prover:
         if self.table == NULL or self.children == NULL or self.moves == NULL:
             raise MemoryError("no memory for the proof search")
         self.mask = entries - 1
+        self.entries = entries
+        self.poll = None
         kernel.load(state, self.root)
         self.attacker = self.ops.side_to_move(self.root)
+        self.kernel = kernel
+
+    def set_root(self, state):
+        """Prove from ``state`` next, keeping the table's facts when its
+        side to move is the same attacker (they are facts about states, for
+        that attacker); another attacker starts from an empty table."""
+        cdef int attacker
+        self.kernel.load(state, self.root)
+        attacker = self.ops.side_to_move(self.root)
+        if attacker != self.attacker:
+            memset(self.table, 0, <size_t> self.entries * self.stride)
+            self.attacker = attacker
+
+    @property
+    def attacker_side(self):
+        """The side (0 South, 1 North) whose wins the table proves."""
+        return self.attacker
 
     def __dealloc__(self):
         free(self.table)
@@ -138,9 +160,12 @@ cdef class Prover:
         cdef unsigned char* kids
         cdef unsigned char* child
         self.nodes += 1
-        if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
-            PyErr_Clear()  # raised as ProofAborted once the search unwinds
-            self.aborted = 1
+        if (self.nodes & 0x3FFF) == 0:
+            if PyErr_CheckSignals() < 0:
+                PyErr_Clear()  # raised as ProofAborted once the search unwinds
+                self.aborted = 1
+            elif self.poll is not None and self.polled():
+                self.aborted = 1
         if self.node_limit and self.nodes >= self.node_limit:
             self.aborted = 1
         if self.aborted:
@@ -197,14 +222,27 @@ cdef class Prover:
             e.no_win_within = depth
         return result
 
-    def win_within(self, int depth, unsigned long long node_limit=0):
+    cdef int polled(self) noexcept:
+        """The poll's answer; an exception in it stops the proof too."""
+        try:
+            return 1 if self.poll() else 0
+        except BaseException:
+            return 1
+
+    def win_within(self, int depth, unsigned long long node_limit=0, poll=None):
         """Whether the root's side to move forces a win within ``depth``
-        plies; raises ProofAborted when out of nodes or interrupted."""
+        plies; raises ProofAborted when out of nodes, interrupted, or when
+        ``poll`` (a callable, asked every 16,384 nodes) returns True."""
         if not 0 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be in 0..{MAX_DEPTH}")
         self.node_limit = self.nodes + node_limit if node_limit else 0
         self.aborted = 0
-        cdef int result = self.wins(self.root, 0, depth)
+        self.poll = poll
+        cdef int result
+        try:
+            result = self.wins(self.root, 0, depth)
+        finally:
+            self.poll = None
         if self.aborted:
             self.aborted = 0
             raise ProofAborted()

@@ -23,6 +23,10 @@ class Limits:
     infinite: bool = False
     ponder: bool = False
     searchmoves: list[str] = field(default_factory=list)
+    # ms kept back from every deadline for the protocol, the GUI and the OS
+    # (the engine's ``Move Overhead`` option; None: timeman's default). It
+    # is the engine's setting, never sent on the wire.
+    move_overhead: int | None = None
 
     def clock(self, side: int) -> tuple[int | None, int]:
         """(time left, increment) in ms of ``side`` (0 South, 1 North)."""

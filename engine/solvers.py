@@ -173,3 +173,69 @@ def prove_win(position: Position, max_plies: int = 40, table_mb: int = TABLE_MB,
         raise SolveInterrupted("stopped: out of nodes or interrupted, nothing proven") from exc
     return WinProof(plies, max_plies, position.variant.format_move(code, position.state),
                     nodes, tree, states, seconds)
+
+
+@dataclass
+class ProvenMove:
+    move: str                  # the first move (kernel order) that wins within plies - 1
+    plies: int                 # the fastest forced win's length from the position
+    nodes: int                 # proof nodes this answer cost (0: known before)
+
+
+class WinFinder:
+    """Proven winning moves of one variant, one position after another, on
+    one table of ``table_mb`` MiB kept between them: the table holds facts
+    about states ("a win within w plies", "none within f"), true wherever
+    they are met again, so a game's later positions reuse the proofs of its
+    earlier ones (a new attacker starts from an empty table).
+
+    Every answer is exact and the same whatever the table held: the length
+    is the fastest win's (proofs iterated on 1, 2, ...), the move the first
+    of the kernel's order that wins in time. Only the cost depends on what
+    the table already knew."""
+
+    def __init__(self, variant: Any, table_mb: int = 64) -> None:
+        if variant.name not in ("kujifunza", "bao", "kalah"):
+            raise SolverError(f"the proof search needs rules without repetition, not "
+                              f"{variant.name}'s")
+        from .searcher import search_kernel
+
+        self._module = _compiled("_proof")
+        self.variant = variant
+        self.table_mb = table_mb
+        self._prover: Any = None
+        self._kernel = search_kernel(variant)
+
+    @property
+    def nodes(self) -> int:
+        """Proof nodes searched so far, over every position."""
+        return int(self._prover.nodes) if self._prover is not None else 0
+
+    def find(self, position: Position, max_plies: int, node_limit: int = 0,
+             poll: Callable[[], bool] | None = None) -> ProvenMove | None:
+        """The proven winning move of ``position``'s side to move, or None
+        when no win within ``max_plies`` exists. SolveInterrupted when the
+        proof ran out of ``node_limit`` nodes (0: none) or ``poll``
+        returned True: nothing is claimed then."""
+        if position.is_over():
+            raise SolverError("the game is over")
+        if position.variant != self.variant:
+            raise SolverError(f"this finder proves {self.variant.spec()}, "
+                              f"not {position.variant.spec()}")
+        if self._prover is None:
+            self._prover = self._module.Prover(self._kernel, position.state, self.table_mb)
+        prover = self._prover
+        prover.set_root(position.state)
+        before = prover.nodes
+        try:
+            for plies in range(1, max_plies + 1):
+                left = node_limit - (prover.nodes - before) if node_limit else 0
+                if node_limit and left <= 0:
+                    raise SolveInterrupted(f"out of nodes ({node_limit}) before {plies} plies")
+                if prover.win_within(plies, left, poll):
+                    code = prover.proof_move(plies)
+                    move = self.variant.format_move(code, position.state)
+                    return ProvenMove(move, plies, int(prover.nodes - before))
+        except self._module.ProofAborted as exc:
+            raise SolveInterrupted("stopped: out of nodes or time, nothing proven") from exc
+        return None

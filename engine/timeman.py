@@ -1,4 +1,7 @@
-"""Time management: how long one search may think.
+"""Time management: how long one search may think. The one owner of the
+rules that turn limits into time: the search (searcher.py), the bots, the
+protocol server's watchdog and its ``ponderhit``, and through them the
+command line and the tournament runner, all ask this module.
 
 From the limits of a ``go`` the manager sets two deadlines on the monotonic
 clock:
@@ -6,37 +9,41 @@ clock:
 - the *soft* one is checked between iterations: no new iteration starts
   once the time spent, scaled by how unclear the position looks, passes it;
 - the *hard* one is checked inside the search (every 1024 nodes), which
-  stops at once when it passes.
+  stops at once when it passes, abandoning the iteration in progress.
 
-An unclear position is one where the best move keeps changing between
-iterations or the score just dropped: the soft budget grows (up to
+``go movetime N`` thinks N - ``Move Overhead`` ms (``Limits.move_overhead``,
+the engine option; ``DEFAULT_MOVE_OVERHEAD_MS`` when not given): soft and
+hard are both that, so iterations go on until the hard deadline ends one.
+
+On a clock, an unclear position (the best move keeps changing between
+iterations, or the score just dropped) stretches the soft budget (up to
 ``MAX_STRETCH`` times), never past the hard deadline. A clear one (a single
 legal move, a proven result) ends early.
 
 Clocks are clamped: a zero or negative clock, or an increment below zero,
 never crashes and never thinks longer than ``MIN_THINK_MS``. The hard
-deadline keeps ``MOVE_OVERHEAD_MS`` of the clock in reserve for the
-protocol and the process, so that 1 s + 10 ms a move never loses on time.
+deadline keeps ``CLOCK_RESERVE_MS`` of the clock (or the move overhead, if
+larger) in reserve for the protocol and the process, so that 1 s + 10 ms a
+move never loses on time.
 
 On a loaded machine the referee sees more than the search's time: between
 its ``go`` and its reading of ``bestmove`` the engine process waits for a
 core (on a 2-core machine running ~16 busy processes: a median of 4 ms, 30
 to 50 ms at the 90th percentile, and outliers of several hundred). Each
-move on a clock therefore budgets ``MOVE_LAG_MS`` for that, and a fixed
-move time keeps a share of itself back (``movetime_reserve_ms``).
+move on a clock therefore budgets ``MOVE_LAG_MS`` (or the move overhead, if
+larger) for that. A fixed move time keeps back only the move overhead: a
+GUI that sees lag raises ``Move Overhead``.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .limits import Limits
 
-MOVE_OVERHEAD_MS = 50  # of a clock, kept back for the protocol, the GUI and the OS
-MOVETIME_RESERVE_MS = 10  # of a fixed move time, kept back at least ...
-MOVETIME_RESERVE_SHARE = 0.25  # ... or this share of it ...
-MOVETIME_RESERVE_CAP_MS = 60  # ... up to this much
+DEFAULT_MOVE_OVERHEAD_MS = 10  # the Move Overhead option's default
+CLOCK_RESERVE_MS = 50  # of a clock, kept back for the protocol, the GUI and the OS
 MOVE_LAG_MS = 15  # a move's time on a clock that goes to the OS and the protocol
 MIN_THINK_MS = 1  # even with no time left, answer with a searched move
 MOVES_TO_GO = 24  # moves still to play when neither the clock nor the variant says
@@ -56,16 +63,27 @@ class Budget:
     hard_ms: float | None
 
 
+def move_overhead_ms(limits: Limits) -> int:
+    """The ms kept back from every deadline (``Limits.move_overhead``)."""
+    if limits.move_overhead is None:
+        return DEFAULT_MOVE_OVERHEAD_MS
+    return max(0, limits.move_overhead)
+
+
 def allocate(limits: Limits, side: int, moves_left: int | None = None) -> Budget:
     """The time budget of ``side`` (0 South, 1 North) under ``limits``;
     ``moves_left`` is the variant's guess of the moves still to play
     (Variant.moves_left), used when the clock gives no ``movestogo``."""
     if limits.infinite or limits.ponder:
         return Budget(None, None)
-    if limits.movetime is not None:
-        think = max(float(MIN_THINK_MS), limits.movetime - movetime_reserve_ms(limits.movetime))
-        return Budget(think, think)
+    overhead = move_overhead_ms(limits)
     clock, increment = limits.clock(side)
+    if limits.movetime is not None:
+        think = max(0, limits.movetime) - overhead
+        if clock is not None:  # a clock given too: never past it
+            think = min(think, max(0, clock) - overhead)
+        think = max(float(MIN_THINK_MS), float(think))
+        return Budget(think, think)
     if clock is None:
         return Budget(None, None)
     clock = max(0, clock)
@@ -76,21 +94,39 @@ def allocate(limits: Limits, side: int, moves_left: int | None = None) -> Budget
         moves_to_go = max(MIN_MOVES_TO_GO, moves_left)
     else:
         moves_to_go = MOVES_TO_GO
-    usable = max(0.0, clock - MOVE_OVERHEAD_MS)
+    usable = max(0.0, clock - max(CLOCK_RESERVE_MS, overhead))
+    lag = max(MOVE_LAG_MS, overhead)
     soft = usable / moves_to_go + INCREMENT_SHARE * increment
     hard = min(soft * HARD_PER_SOFT, usable * MAX_CLOCK_SHARE + increment * INCREMENT_SHARE)
     if moves_to_go == 1:  # the clock is refilled after this move
         hard = min(usable * 0.9, max(hard, soft))
-    hard = max(float(MIN_THINK_MS), min(hard, usable) - MOVE_LAG_MS)
-    soft = max(float(MIN_THINK_MS), min(soft - MOVE_LAG_MS, hard))
+    hard = max(float(MIN_THINK_MS), min(hard, usable) - lag)
+    soft = max(float(MIN_THINK_MS), min(soft - lag, hard))
     return Budget(soft, hard)
 
 
-def movetime_reserve_ms(movetime: float) -> float:
-    """What a fixed move time of ``movetime`` ms keeps back for the process
-    and the protocol: a share of it, within MOVETIME_RESERVE_MS and
-    MOVETIME_RESERVE_CAP_MS (a longer think needs no longer reserve)."""
-    return min(MOVETIME_RESERVE_CAP_MS, max(MOVETIME_RESERVE_MS, MOVETIME_RESERVE_SHARE * movetime))
+def watchdog_ms(limits: Limits, side: int) -> float | None:
+    """The latest a search may end without losing on time (the protocol
+    server stops a bot that runs past it): ``movetime`` or the clock of
+    ``side``, less the move overhead; None when nothing bounds it."""
+    if limits.infinite or limits.ponder:
+        return None
+    overhead = move_overhead_ms(limits)
+    bounds = []
+    if limits.movetime is not None:
+        bounds.append(max(0, limits.movetime - overhead))
+    left, _ = limits.clock(side)
+    if left is not None:
+        bounds.append(max(0, left - overhead))
+    return float(min(bounds)) if bounds else None
+
+
+def ponderhit_ms(limits: Limits, side: int, moves_left: int | None = None) -> float | None:
+    """How long a ``go ponder`` searches on after ``ponderhit`` (its search
+    was started without a deadline, so the server stops it): the soft
+    budget of the same limits as a normal ``go``; None when they set no
+    time (the search then ends at once unless it is infinite)."""
+    return allocate(replace(limits, ponder=False), side, moves_left).soft_ms
 
 
 class TimeManager:

@@ -18,6 +18,7 @@ from typing import Any
 from bingwa.bots.base import Bot, BotOption, BotOptionError
 from bingwa.engine import find_variant, variant_names
 from bingwa.engine.errors import VariantError
+from bingwa.engine.timeman import DEFAULT_MOVE_OVERHEAD_MS
 from bingwa.engine.variant import REGISTRY, OptionSpec, Variant
 
 from .dialect import Dialect
@@ -30,7 +31,8 @@ def standard_options() -> list[BotOption]:
     return [
         BotOption("Hash", "spin", 16, 1, 65536, help="transposition table size in MB"),
         BotOption("MultiPV", "spin", 1, 1, 256, help="principal variations reported"),
-        BotOption("Move Overhead", "spin", 10, 0, 5000, help="ms kept back for lag"),
+        BotOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000,
+                  help="ms kept back from every deadline for lag"),
         BotOption("Ponder", "check", False, help="the GUI may send go ponder"),
     ]
 

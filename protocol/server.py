@@ -44,6 +44,7 @@ from bingwa.engine import BingwaError, Position
 from bingwa.engine.limits import Info, Limits, SearchResult
 from bingwa.engine.perft import PerftStopped
 from bingwa.engine.perft import count as perft_count
+from bingwa.engine.timeman import ponderhit_ms, watchdog_ms
 from bingwa.engine.variant import Variant
 
 from .dialect import UCI, Dialect
@@ -76,33 +77,6 @@ KNOWN = sorted(URGENT | JOBS | {
     "uci", "ugi", "debug", "setoption", "ucinewgame", "position", "d", "query",
     "register", "gameover",
 })
-
-
-def move_budget_ms(limits: Limits, side: int, overhead: int) -> float | None:
-    """Time to spend on a move once pondering turns into thinking (the
-    server's own small time manager, used only at ``ponderhit``)."""
-    if limits.movetime is not None:
-        return max(0, limits.movetime - overhead)
-    left, inc = limits.clock(side)
-    if left is None:
-        return None
-    moves = limits.movestogo or 30
-    budget = left / moves + inc * 0.75
-    return max(0.0, min(budget, left - overhead))
-
-
-def hard_limit_ms(limits: Limits, side: int, overhead: int) -> float | None:
-    """The latest moment a search may end without losing on time: the
-    watchdog stops a bot that runs past it."""
-    if limits.infinite or limits.ponder:
-        return None
-    bounds = []
-    if limits.movetime is not None:
-        bounds.append(max(0, limits.movetime - overhead))
-    left, _ = limits.clock(side)
-    if left is not None:
-        bounds.append(max(0, left - overhead))
-    return min(bounds) if bounds else None
 
 
 def searches_without_end(limits: Limits, side: int | None) -> bool:
@@ -445,6 +419,7 @@ class EngineServer:
                 job.position = self.position.copy() if self.position is not None else None
                 job.dialect = self.dialect
                 job.overhead = int(self.values[normalise_name("Move Overhead")])
+                job.limits.move_overhead = job.overhead  # every deadline keeps it (timeman)
                 self._current = job
                 if job.unbounded() and (self._closing or self._go_waiting()):
                     # its side to move is known only now: a go behind it,
@@ -521,8 +496,7 @@ class EngineServer:
 
     def _search(self, job: Job, position: Position) -> tuple[str | None, str | None]:
         limits = job.limits
-        side = position.turn
-        limit = hard_limit_ms(limits, side, job.overhead)
+        limit = watchdog_ms(limits, position.turn)
         if limit is not None:
             job.after(limit, job.stop.set)
         if limits.ponder and job.ponderhit.is_set():
@@ -580,7 +554,8 @@ class EngineServer:
         job.release.set()
         if job.position is None:
             return
-        budget = move_budget_ms(job.limits, job.position.turn, job.overhead)
+        position = job.position
+        budget = ponderhit_ms(job.limits, position.turn, position.variant.moves_left(position.state))
         if budget is not None:
             job.after(budget, job.stop.set)
         elif not job.limits.infinite:

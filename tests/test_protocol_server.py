@@ -13,10 +13,9 @@ import pytest
 
 from bingwa.bots import find_bot
 from bingwa.engine import Position, variant_names
-from bingwa.engine.limits import Limits
 from bingwa.engine.variant import OptionSpec
 from bingwa.protocol.options import variant_option
-from bingwa.protocol.server import EngineServer, hard_limit_ms, move_budget_ms
+from bingwa.protocol.server import EngineServer
 
 sys.path.insert(0, str(Path(__file__).parent))
 from protocol_testbots import (  # noqa: E402
@@ -27,6 +26,7 @@ from protocol_testbots import (  # noqa: E402
     LineFeed,
     MateBot,
     NoMoveBot,
+    RecordingBot,
     ServerSession,
     StubbornBot,
 )
@@ -219,7 +219,8 @@ def test_ponder_holds_until_ponderhit_then_thinks_on_its_clock():
     session.wait_for("bestmove", timeout=5)
     spent = time.monotonic() - hit
     session.close()
-    # budget: 3000 / 30 ms; it must stop on its own, well before the clock
+    # budget: timeman's soft budget of that clock (about 100 ms); it must
+    # stop on its own, well before the clock
     assert 0.05 < spent < 1.5
 
 
@@ -256,6 +257,32 @@ def test_the_watchdog_stops_a_bot_that_ignores_time(go, bound):
     assert bound <= spent + 0.01 < bound + 1.5
 
 
+def test_the_bot_is_told_the_move_overhead_with_the_limits_of_each_go():
+    bot = RecordingBot()
+    session = ServerSession(bot)
+    session.send("position startpos", "go movetime 200")
+    session.wait_for("bestmove")
+    session.send("setoption name Move Overhead value 37", "go movetime 200 depth 3")
+    session.wait_for("bestmove")
+    session.close()
+    assert [(limits.movetime, limits.move_overhead) for _, limits in bot.calls] == [
+        (200, 10), (200, 37)]
+
+
+def test_go_movetime_on_the_engine_answers_a_legal_move_and_stop_still_ends_it():
+    session = ServerSession(find_bot("alphabeta")())
+    session.send("setoption name Move Overhead value 20", "position startpos moves c",
+                 "go movetime 150")
+    best = session.wait_for("bestmove", timeout=10).split()[1]
+    assert best in [m.text for m in Position("oware").play("c").legal_moves()]
+    session.send("go movetime 100000")
+    time.sleep(0.1)
+    session.send("stop")
+    best = session.wait_for("bestmove", timeout=10).split()[1]
+    session.close()
+    assert best in [m.text for m in Position("oware").play("c").legal_moves()]
+
+
 def test_a_queued_go_ponder_that_got_its_ponderhit_ends_by_itself():
     session = ServerSession(BusyBot())
     session.send("position startpos", "go depth 10", "go ponder wtime 300 btime 300",
@@ -286,17 +313,6 @@ def test_stop_interrupts_perft_between_root_moves(greedy):
     line = greedy.wait_for("info string perft", timeout=60)
     assert re.fullmatch(r"info string perft stopped after [0-5] of 6 moves", line)
     assert not any(line.startswith("Nodes searched") for line in greedy.lines)
-
-
-def test_clock_watchdog_and_budget():
-    limits = Limits(p1time=1000, p2time=50, p1inc=100)
-    assert hard_limit_ms(limits, 0, 10) == 990
-    assert hard_limit_ms(limits, 1, 100) == 0
-    assert hard_limit_ms(Limits(movetime=300, p1time=200), 0, 0) == 200
-    assert hard_limit_ms(Limits(infinite=True, movetime=5), 0, 0) is None
-    assert move_budget_ms(limits, 0, 10) == pytest.approx(1000 / 30 + 75)
-    assert move_budget_ms(Limits(movetime=80), 0, 10) == 70
-    assert move_budget_ms(Limits(), 0, 10) is None
 
 
 def test_quit_during_a_search_gives_its_bestmove_and_ends():

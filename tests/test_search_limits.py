@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,13 +16,15 @@ from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
 from bingwa.engine.searcher import Searcher
 from bingwa.engine.timeman import (
+    CLOCK_RESERVE_MS,
+    DEFAULT_MOVE_OVERHEAD_MS,
     MIN_MOVES_TO_GO,
     MOVE_LAG_MS,
-    MOVE_OVERHEAD_MS,
     MOVES_TO_GO,
     TimeManager,
     allocate,
-    movetime_reserve_ms,
+    ponderhit_ms,
+    watchdog_ms,
 )
 
 pytest.importorskip("bingwa.engine.search")
@@ -38,18 +41,53 @@ def test_budget_keeps_the_move_overhead_in_reserve():
     for clock in (100, 1000, 10_000, 300_000):
         for inc in (0, 10, 1000):
             budget = allocate(Limits(p1time=clock, p1inc=inc), side=0)
-            assert budget.hard_ms <= max(1, clock - MOVE_OVERHEAD_MS)
+            assert budget.hard_ms <= max(1, clock - CLOCK_RESERVE_MS)
             assert budget.soft_ms <= budget.hard_ms
 
 
-@pytest.mark.parametrize("movetime, think", [(20, 10), (100, 75), (200, 150), (1000, 940),
-                                             (10_000, 9940)])
-def test_a_fixed_move_time_keeps_a_share_back_for_a_loaded_machine(movetime, think):
-    """A quarter, within 10 and 60 ms: at 100 ms a move the search ends by
-    75 ms, which leaves a loaded machine's scheduling delays (measured up
-    to ~50 ms past the deadline, on 2 cores and 16 busy processes) room
-    within the referee's margin."""
-    assert allocate(Limits(movetime=movetime), 0).hard_ms == pytest.approx(think)
+@pytest.mark.parametrize("movetime, overhead, think", [
+    (200, None, 190), (300, None, 290), (1000, None, 990), (1000, 0, 1000), (1000, 100, 900),
+    (20, 10, 10), (5, 10, 1), (0, 0, 1)])
+def test_a_fixed_move_time_is_spent_whole_but_the_move_overhead(movetime, overhead, think):
+    """``go movetime N`` thinks N - Move Overhead (default 10 ms), soft and
+    hard alike: iterations go on until the hard deadline ends one; at
+    least MIN_THINK_MS."""
+    budget = allocate(Limits(movetime=movetime, move_overhead=overhead), 0)
+    assert budget.hard_ms == budget.soft_ms == pytest.approx(think)
+    if overhead is None:
+        assert movetime - think in (DEFAULT_MOVE_OVERHEAD_MS, movetime - 1)
+
+
+def test_a_fixed_move_time_never_runs_past_the_clock_given_with_it():
+    assert allocate(Limits(movetime=300, p1time=200, p2time=5000), 0).hard_ms == 190
+    assert allocate(Limits(movetime=300, p1time=200, p2time=5000), 1).hard_ms == 290
+
+
+def test_a_larger_move_overhead_makes_a_clock_safer_the_default_leaves_it_as_it_was():
+    clock = Limits(p1time=5000, p1inc=50)
+    default = allocate(clock, 0)
+    assert allocate(Limits(p1time=5000, p1inc=50, move_overhead=0), 0) == default
+    assert allocate(Limits(p1time=5000, p1inc=50, move_overhead=DEFAULT_MOVE_OVERHEAD_MS), 0) \
+        == default
+    slow = allocate(Limits(p1time=5000, p1inc=50, move_overhead=200), 0)
+    assert slow.soft_ms < default.soft_ms and slow.hard_ms < default.hard_ms
+    # the overhead, when larger, replaces the per-move lag and the clock's reserve
+    assert slow.hard_ms <= (5000 - 200) * 0.5 + 0.75 * 50 - 200
+
+
+def test_the_watchdog_and_ponderhit_budgets():
+    limits = Limits(p1time=1000, p2time=50, p1inc=100, move_overhead=10)
+    assert watchdog_ms(limits, 0) == 990
+    assert watchdog_ms(Limits(p1time=1000, p2time=50, move_overhead=100), 1) == 0
+    assert watchdog_ms(Limits(movetime=300, p1time=200, move_overhead=0), 0) == 200
+    assert watchdog_ms(Limits(movetime=300), 0) == 300 - DEFAULT_MOVE_OVERHEAD_MS
+    assert watchdog_ms(Limits(infinite=True, movetime=5), 0) is None
+    assert watchdog_ms(Limits(depth=5), 0) is None
+    # after ponderhit: the soft budget the same limits give a normal go
+    pondering = Limits(p1time=1000, p2time=50, p1inc=100, move_overhead=10, ponder=True)
+    assert ponderhit_ms(pondering, 0) == allocate(limits, 0).soft_ms
+    assert ponderhit_ms(Limits(movetime=80, ponder=True, move_overhead=10), 0) == 70
+    assert ponderhit_ms(Limits(ponder=True), 0) is None
 
 
 def test_every_move_on_a_clock_budgets_the_lag_of_a_loaded_machine():
@@ -60,9 +98,9 @@ def test_every_move_on_a_clock_budgets_the_lag_of_a_loaded_machine():
         clock = 5000.0
         for _ in range(150):
             budget = allocate(Limits(p1time=int(clock), p1inc=50), side=0)
-            assert getattr(budget, spend) + MOVE_LAG_MS <= max(1, clock - MOVE_OVERHEAD_MS) + 1
+            assert getattr(budget, spend) + MOVE_LAG_MS <= max(1, clock - CLOCK_RESERVE_MS) + 1
             clock += 50 - getattr(budget, spend) - MOVE_LAG_MS
-            assert clock > MOVE_OVERHEAD_MS / 2, spend
+            assert clock > CLOCK_RESERVE_MS / 2, spend
 
 
 def test_clock_of_the_side_to_move_is_used():
@@ -71,7 +109,7 @@ def test_clock_of_the_side_to_move_is_used():
 
 
 def test_movetime_infinite_and_depth_budgets():
-    assert allocate(Limits(movetime=500), 0).hard_ms == pytest.approx(500 - movetime_reserve_ms(500))
+    assert allocate(Limits(movetime=500), 0).hard_ms == 500 - DEFAULT_MOVE_OVERHEAD_MS
     assert allocate(Limits(infinite=True, p1time=10), 0).hard_ms is None
     assert allocate(Limits(depth=5), 0).soft_ms is None
 
@@ -96,7 +134,7 @@ def test_a_variants_guess_of_the_moves_left_spreads_the_clock():
         for _ in range(150):
             budget = allocate(Limits(p1time=int(left), p1inc=50), 0, moves_left=MIN_MOVES_TO_GO)
             left += 50 - getattr(budget, spend) - MOVE_LAG_MS
-            assert left > MOVE_OVERHEAD_MS / 2, spend
+            assert left > CLOCK_RESERVE_MS / 2, spend
 
 
 @pytest.mark.parametrize("variant, start", [("kalah", 15), ("ayoayo", 15), ("oware", None),
@@ -134,6 +172,52 @@ def test_the_search_budgets_its_time_with_the_variants_guess(monkeypatch):
         best = Searcher(4).search(pos, Limits(p1time=300, p2time=300)).best
         assert best in [m.text for m in pos.legal_moves()]
     assert seen == [15, None]
+
+
+class RecordingEngine:
+    """The compiled search behind a Searcher, recording its set_limits."""
+
+    def __init__(self, engine) -> None:
+        object.__setattr__(self, "_engine", engine)
+        object.__setattr__(self, "calls", [])
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._engine, name, value)
+
+    def set_limits(self, nodes=None, deadline=None, poll=None):
+        self.calls.append((nodes, deadline))
+        self._engine.set_limits(nodes, deadline, poll)
+
+
+@pytest.mark.parametrize("movetime, overhead", [(200, None), (300, 0), (1000, 40)])
+def test_the_search_is_told_the_hard_deadline_of_its_move_time(movetime, overhead):
+    """The compiled search's deadline is the go's start plus movetime less
+    the move overhead (it abandons the iteration in progress there)."""
+    searcher = Searcher(1)
+    searcher.engine = RecordingEngine(searcher.engine)
+    limits = Limits(movetime=movetime, move_overhead=overhead, depth=2)
+    think = (movetime - (DEFAULT_MOVE_OVERHEAD_MS if overhead is None else overhead)) / 1000
+    before = time.monotonic()
+    result = searcher.search(Position("oware"), limits)
+    after = time.monotonic()
+    [(nodes, deadline)] = searcher.engine.calls
+    assert nodes is None and before + think <= deadline <= after + think
+    assert result.best in list("abcdef")
+    # no deadline without a time limit
+    searcher.search(Position("oware"), Limits(depth=2))
+    assert searcher.engine.calls[-1] == (None, None)
+
+
+def test_a_fixed_move_time_starts_iterations_until_the_hard_deadline():
+    """Never stopped between iterations by the soft budget: however long
+    it has run, only the hard deadline (inside the search) ends it."""
+    fixed = TimeManager(Limits(movetime=100), 0, start=time.monotonic() - 3600)
+    assert fixed.should_stop() is False
+    clock = TimeManager(Limits(p1time=1000), 0, start=time.monotonic() - 3600)
+    assert clock.should_stop() is True
 
 
 def test_unclear_positions_get_more_time():
@@ -313,3 +397,42 @@ def test_analyse_reports_bad_input_in_one_line():
     assert out.exit_code == 2 and "move 2" in out.output
     out = runner.invoke(main, ["analyse", "oware", "--depth", "3", "--time", "1"])
     assert out.exit_code == 2 and "not both" in out.output
+
+
+# -- benchmarks/timeman_engine.py (the SPRTs' engine for the time manager) ----------
+TIMEMAN_ENGINE = Path(__file__).resolve().parent.parent / "benchmarks" / "timeman_engine.py"
+
+
+def test_timeman_engine_reads_the_constants_from_the_environment(monkeypatch):
+    if not TIMEMAN_ENGINE.exists():
+        pytest.skip("benchmarks/ is not here")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("timeman_engine", TIMEMAN_ENGINE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in module.KNOBS:
+        monkeypatch.delenv("TM_" + name, raising=False)
+    monkeypatch.setenv("TM_NEXT_ITERATION_SHARE", "0.45")
+    monkeypatch.setenv("TM_MOVES_TO_GO", "30")
+    assert module.read_knobs() == {"NEXT_ITERATION_SHARE": 0.45, "MOVES_TO_GO": 30}
+    from bingwa.engine import timeman
+
+    assert set(module.KNOBS) <= set(vars(timeman))  # each one is a constant there
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1"])
+def test_timeman_engine_refuses_a_bad_constant_in_one_line(value):
+    if not TIMEMAN_ENGINE.exists():
+        pytest.skip("benchmarks/ is not here")
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TM_")}
+    env["TM_HARD_PER_SOFT"] = value
+    done = subprocess.run([sys.executable, str(TIMEMAN_ENGINE)], input="uci\nquit\n", env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().startswith("timeman_engine: TM_HARD_PER_SOFT")
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from bingwa.cli import main
 from bingwa.engine import Position
-from bingwa.engine.solvers import SolveInterrupted, SolverError, prove_win
+from bingwa.engine.solvers import SolveInterrupted, SolverError, WinFinder, prove_win
 
 pytest.importorskip("bingwa.engine._proof")
 
@@ -128,3 +128,33 @@ def test_bad_input_is_one_error_line(args, message):
     result = CliRunner().invoke(main, ["solve", "kujifunza", "-q", *args])
     assert result.exit_code == 2
     assert result.output.startswith("bingwa: error: ") and message in result.output
+
+
+def test_one_finder_over_many_positions_gives_each_its_exhaustive_fastest_win():
+    """WinFinder keeps its table from position to position (the sides to
+    move alternate among these endgames, so the attacker changes too): each
+    answer is still the exhaustive one, and its move wins in time."""
+    positions = endgames("kujifunza", 16, seed=5)
+    assert {p.turn for p in positions} == {0, 1}
+    finder = WinFinder(positions[0].variant, 4)
+    for pos in positions + positions[::-1]:
+        want = fastest_win(pos, 3)
+        found = finder.find(pos, 3)
+        if want is None:
+            assert found is None, pos.text()
+            continue
+        assert found is not None and found.plies == want, pos.text()
+        assert wins_within(pos.play(found.move), pos.turn, want - 1)
+
+
+def test_a_finder_refuses_other_rules_and_finished_games():
+    with pytest.raises(SolverError):
+        WinFinder(Position("oware").variant)
+    finder = WinFinder(Position("kujifunza").variant, 1)
+    with pytest.raises(SolverError):
+        finder.find(Position("bao"), 3)
+    over = next(p for p in endgames("kujifunza", 4, seed=1))
+    while not over.is_over():
+        over.push(over.legal_moves()[0])
+    with pytest.raises(SolverError):
+        finder.find(over, 3)
