@@ -15,13 +15,15 @@ clock (timeman.py), reports each completed iteration through ``emit``
 between, so a protocol thread stays responsive).
 
 Scores in the reports are from the side to move: ``score_cp`` is 100 x the
-expected final seed margin; a proven end also sets ``score_mate`` (plies to
-the end, negative when losing) and then ``score_cp`` is 100 x the exact
-final margin; a proven draw sets ``score_draw`` (plies to the drawn end,
-proofs.py) with ``score_cp`` 0. A result read from an endgame database
-(``set_tablebase``, docs/databases.md) has an exact margin and no known
-distance: ``score_cp`` is 100 x that margin, ``score_mate`` stays None, and
-``tbhits`` counts the probes that hit.
+expected final seed margin; a proven end also sets ``score_mate`` (the
+side to move wins within that many plies against any play, or loses
+within -score_mate) and then ``score_cp`` is 100 x the final margin of the
+line shown, not a proven margin (docs/search.md); a proven draw sets
+``score_draw`` (plies to the drawn end, proofs.py) with ``score_cp`` 0. A
+result read from an endgame database (``set_tablebase``, right after a
+capture: docs/databases.md) has an exact margin and no known distance:
+``score_cp`` is 100 x that margin, ``score_mate`` stays None, and
+``tbhits`` counts the probes that decided a node.
 """
 
 from __future__ import annotations

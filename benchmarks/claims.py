@@ -1,0 +1,140 @@
+"""Try to refute the search's exact claims by play (engine/playout.py).
+
+    python benchmarks/claims.py --boards 10000 --seeds 4-14 -j 2
+    python benchmarks/claims.py --boards 2000 --tablebase DIR   # with databases
+
+Draws Oware endgames at random (``--seed``), keeps those where the engine
+(``--depth``, with the databases of ``--tablebase`` if given) claims a
+proven result (after up to ``--walk`` random quiet moves, so that the
+history since the last capture decides what repeats), and plays each out: the claimed winner (for a draw, a side
+drawn at random) by the engine as it analysed, the other side by a
+refuter searching ``--refuter-depth`` plies with other settings that
+deviates at random (``--deviate``). Prints how many boards were drawn,
+claims made and refuted, with every refutation (exit 1 when any), and how
+many claimed wins the engine reached later than claimed. A
+figure, not a test; Ctrl-C stops it with what it has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from bingwa.engine import Position, tablebase
+from bingwa.engine.limits import Limits
+from bingwa.engine.playout import (
+    claim_of,
+    deviating,
+    play_out,
+    random_endgame,
+    search_player,
+    walk,
+)
+from bingwa.engine.searcher import Searcher
+
+# the refuter searches with other settings than the engine's (docs/search.md)
+REFUTER_KNOBS = {"rfp": 0, "lmr": 0, "capture_cost": 0, "capture_cost_pv": -1}
+
+
+def seed_range(text: str) -> tuple[int, int]:
+    try:
+        lo, _, hi = text.partition("-")
+        low, high = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a seed range: {text!r} (e.g. 4-14)") from None
+    if not 1 <= low <= high <= 47:
+        raise argparse.ArgumentTypeError(f"seeds must be within 1..47: {text!r}")
+    return low, high
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def run_share(args: argparse.Namespace, share: int, shares: int) -> dict:
+    """Boards share, share + shares, ... of the run (each with its own
+    generator, so the result does not depend on -j)."""
+    tb = tablebase.open_tablebase(args.tablebase) if args.tablebase else None
+    out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": []}
+    for board in range(share, args.boards, shares):
+        rng = random.Random(f"{args.seed}:{board}")
+        pos = walk(random_endgame(rng, "oware", rng.randint(*args.seeds)), rng,
+                   rng.randint(0, args.walk))
+        engine = Searcher()
+        engine.set_tablebase(tb)
+        limits = Limits(depth=args.depth)
+        claim = claim_of(engine, pos, limits)
+        out["boards"] += 1
+        if claim is None:
+            continue
+        out["claims"] += 1
+        out["wins" if claim.winner is not None else "draws"] += 1
+        refuter = Searcher()
+        refuter.knobs = dict(REFUTER_KNOBS)
+        refuter.set_tablebase(tb)
+        game = play_out(pos, claim, search_player(engine, limits),
+                        deviating(search_player(refuter, Limits(depth=args.refuter_depth)), rng,
+                                  args.deviate), rng)
+        out["plies"] += len(game.moves)
+        out["slow"] += game.slow
+        if game.refuted:
+            history = " ".join(m.text for m in pos.move_stack)
+            start = Position("oware", pos.root).text()
+            out["refuted"].append(f"{start} moves {history}: {claim.describe()}: "
+                                  f"{game.refuted}: {' '.join(game.moves)}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--boards", type=positive, default=200)
+    parser.add_argument("--seeds", type=seed_range, default=(4, 14))
+    parser.add_argument("--depth", type=positive, default=12)
+    parser.add_argument("--refuter-depth", type=positive, default=14)
+    parser.add_argument("--deviate", type=float, default=0.1)
+    parser.add_argument("--walk", type=int, default=8,
+                        help="up to this many random quiet moves before the claim (a history)")
+    parser.add_argument("--tablebase", default=None, help="a folder of databases")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("-j", "--jobs", type=positive, default=1)
+    args = parser.parse_args(argv)
+    if args.walk < 0:
+        parser.error(f"--walk must be at least 0: {args.walk}")
+    if not 0 <= args.deviate <= 1:
+        parser.error(f"--deviate must be within 0..1: {args.deviate}")
+    if args.tablebase:
+        try:
+            tablebase.open_tablebase(args.tablebase)
+        except tablebase.TablebaseError as exc:
+            parser.error(str(exc))
+    start = time.monotonic()
+    total = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": []}
+    try:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for part in pool.map(run_share, [args] * args.jobs, range(args.jobs),
+                                 [args.jobs] * args.jobs):
+                for key, value in part.items():
+                    total[key] += value
+    except KeyboardInterrupt:
+        print("claims: interrupted", file=sys.stderr)
+        return 130
+    for line in total["refuted"]:
+        print(f"refuted: {line}")
+    print(f"boards {total['boards']}, claims {total['claims']} ({total['wins']} wins, "
+          f"{total['draws']} draws, {total['plies']} plies played), refuted "
+          f"{len(total['refuted'])}, wins reached later than claimed {total['slow']}, "
+          f"{time.monotonic() - start:.0f} s")
+    return 1 if total["refuted"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
