@@ -13,16 +13,14 @@ search's line there ends -1)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tablebase_exhaustive import INF, ExhaustiveSolver
 
 from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
 from bingwa.engine.searcher import Searcher
-
-from tablebase_exhaustive import INF, ExhaustiveSolver
 
 pytest.importorskip("bingwa.engine._owaredb")
 search = pytest.importorskip("bingwa.engine.search")
