@@ -318,6 +318,7 @@ function renderBoard() {
   const box = $("board");
   box.innerHTML = "";
   box.className = `board ${b.family} pits-${b.rows[0].length}` + (flipped() ? " flipped" : "");
+  box.style.setProperty("--pits", b.rows[0].length);  // style.css fits the pits to the width
   const order = flipped() ? [...b.rows].reverse().map((row) => [...row].reverse()) : b.rows;
   const side = b.family === "tworow" ? store : hand;
   box.appendChild(side(far(), b));
@@ -558,15 +559,25 @@ function showChoice(cell, el) {
   cancel.onclick = hideChoice;
   box.appendChild(cancel);
   box.hidden = false;
+  box.dataset.pit = cell.name;
+  placeChoice();
+  setNote(`${cell.name}: choose how the move goes.`, "info");
+}
+
+// at its pit, inside the board: again whenever the window is resized or turned
+function placeChoice() {
+  const box = $("choice");
+  const el = !box.hidden && document.querySelector(`.pit[data-pit="${box.dataset.pit}"]`);
+  if (!el) return;
   const wrap = $("boardwrap").getBoundingClientRect();
   const pit = el.getBoundingClientRect();
   const left = Math.max(0, Math.min(pit.left - wrap.left + pit.width / 2 - box.offsetWidth / 2,
     wrap.width - box.offsetWidth));
+  // below the pit, else above it if there is room, else below past the board (never over the pit)
   const below = pit.bottom - wrap.top + 6;
-  const top = below + box.offsetHeight > wrap.height ? pit.top - wrap.top - box.offsetHeight - 6 : below;
+  const above = pit.top - wrap.top - box.offsetHeight - 6;
   box.style.left = `${left}px`;
-  box.style.top = `${Math.max(0, top)}px`;
-  setNote(`${cell.name}: choose how the move goes.`, "info");
+  box.style.top = `${below + box.offsetHeight > wrap.height && above >= 0 ? above : below}px`;
 }
 
 function hideChoice() {
@@ -608,6 +619,7 @@ function wire() {
     if (file) send({ type: "load", text: await file.text(), format: "auto" });
     e.target.value = "";
   };
+  window.addEventListener("resize", placeChoice);
   document.addEventListener("keydown", (e) => {
     if (!state || e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowLeft" && state.cursor > 0) send({ type: "goto", ply: state.cursor - 1 });

@@ -1,0 +1,80 @@
+"""End-to-end, in the real browser: the rough edges a new user hit on the
+page (issue 29, section 2), each pinned where it showed. The browser, the
+server and the page helpers are those of tests/test_web_e2e.py (same skips
+without Chromium or Playwright, same failure under CI)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import test_web_e2e as e2e
+
+browser = e2e.browser  # the fixtures of test_web_e2e: a browser and a server for this module
+server = e2e.server
+
+LANDSCAPE = {"width": 844, "height": 390}  # the phone turned
+
+BOXES = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return {name: e.dataset.pit || e.dataset.store || e.dataset.hand || e.id,
+            left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+})"""
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, Any]]:
+    return page.evaluate(BOXES, selector)
+
+
+def assert_board_fits(page: Any, width: int) -> None:
+    """Every pit, store and hand inside the screen and inside the board
+    (nothing to scroll to), and the page no wider than the screen."""
+    board = boxes(page, "#board")[0]
+    for box in boxes(page, "#board .pit, #board .store, #board .hand"):
+        assert 0 <= box["left"] and box["right"] <= width, (box, width)
+        assert board["left"] <= box["left"] and box["right"] <= board["right"], (box, board)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert page.evaluate("() => { const b = document.getElementById('board');"
+                         " return b.scrollWidth <= b.clientWidth; }")
+
+
+def play_movable(page: Any, last: bool = True) -> None:
+    """Click a movable pit (the one nearest the opponent's store, or the
+    first) and take the first choice if one is asked."""
+    pits = page.query_selector_all(".pit.movable")
+    (pits[-1] if last else pits[0]).click()
+    if page.is_visible("#choice"):
+        page.click("#choice button[data-move]")
+
+
+@pytest.mark.parametrize("variant, options", [
+    ("oware", {}),
+    ("kalah", {}),
+    ("kalah", {"pits": "12"}),
+    ("bao", {}),
+])
+def test_the_board_fits_a_phone(browser, server, variant, options):
+    page = e2e.open_page(browser, server, viewport=e2e.PHONE)
+    e2e.new_game(page, variant, options=options)
+    assert_board_fits(page, e2e.PHONE["width"])
+    page.close()
+
+
+def test_a_resized_bao_board_is_laid_out_again(browser, server):
+    page = e2e.open_page(browser, server)
+    e2e.new_game(page, "bao")
+    page.click(".pit[data-pit='A6']")  # two legal moves: the choice opens at the pit
+    page.wait_for_selector("#choice:not([hidden])")
+    for viewport in (e2e.PHONE, LANDSCAPE, e2e.PHONE):  # the window narrowed, the phone turned
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(150)
+        assert_board_fits(page, viewport["width"])
+        choice = boxes(page, "#choice")[0]
+        pit = boxes(page, ".pit[data-pit='A6']")[0]
+        assert 0 <= choice["left"] and choice["right"] <= viewport["width"], (choice, viewport)
+        middle = (pit["left"] + pit["right"]) / 2
+        assert choice["left"] <= middle <= choice["right"], (choice, pit)  # still at its pit
+        assert abs(choice["top"] - pit["bottom"]) < 12 or abs(choice["bottom"] - pit["top"]) < 12
+    page.click("#choice button[data-move='A6<']")
+    e2e.wait_plies(page, 1)
+    page.close()
