@@ -78,3 +78,28 @@ def test_a_resized_bao_board_is_laid_out_again(browser, server):
     page.click("#choice button[data-move='A6<']")
     e2e.wait_plies(page, 1)
     page.close()
+
+
+def test_undo_takes_the_hint_away_and_a_hint_clears_an_old_refusal(browser, server):
+    page = e2e.open_page(browser, server)
+    e2e.new_game(page, "oware", north="engine:bingwa")
+    for ply in (2, 4, 6, 8):
+        play_movable(page, last=False)
+        e2e.wait_plies(page, ply)
+    empty = page.evaluate("() => { const p = [...document.querySelectorAll('.row:last-child .pit')]"
+                          ".find((e) => e.dataset.seeds === '0'); return p && p.dataset.pit; }")
+    assert empty, "South's pit a was sown from: no empty pit to click"
+    page.click(f".pit[data-pit='{empty}']")  # a refusal in the status line, then a hint
+    assert e2e.status(page) == f"{empty} is empty"
+    page.click("#hint")
+    page.wait_for_selector(".hint-line")
+    assert page.query_selector(".pit.hinted")
+    assert "empty" not in e2e.status(page), e2e.status(page)
+    page.click("#undo")
+    page.wait_for_selector(".ply.current[data-ply='6']")
+    assert e2e.plies(page) == 8
+    assert not page.query_selector(".pit.hinted")  # ply 8's hint, not this position's
+    assert not page.query_selector(".hint-line")
+    assert "(hint)" not in page.inner_text("#analysis")
+    assert not page.js_errors
+    page.close()

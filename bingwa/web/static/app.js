@@ -22,6 +22,7 @@ let state = null;
 let note = null;          // a status line that stands until the next change
 let analysis = {};        // multipv rank -> latest info
 let hints = [];
+let hintsAt = null;       // the position the hints are for (game, ply, position)
 let thinking = null;
 let retry = 0;
 let flip = null;          // null: North's view when a person plays North alone
@@ -59,6 +60,7 @@ function receive(msg) {
     case "state":
       if (state && (state.game !== msg.game || state.variant !== msg.variant)) analysis = {};
       state = msg;
+      if (hintsAt !== positionKey()) dropHints();  // an undo, a move, a new game: not its hint  // an undo, a move, a new game: not its hint
       window.bingwaStates = (window.bingwaStates || 0) + 1;  // lets tests wait for a change
       rememberGame(msg.game);
       if (!msg.engine_to_move || msg.paused) thinking = null;
@@ -80,7 +82,9 @@ function receive(msg) {
       break;
     case "hint":
       thinking = null;
+      note = null;  // an earlier refusal is no longer the news
       hints = msg.lines;
+      hintsAt = positionKey();
       renderHints();
       renderBoard();
       renderStatus();
@@ -97,6 +101,17 @@ function receive(msg) {
       setNote(msg.message, "error");
       break;
   }
+}
+
+function positionKey() {
+  return state && `${state.game} ${state.cursor} ${state.position}`;
+}
+
+function dropHints() {
+  hints = [];
+  hintsAt = null;
+  const head = Object.values(analysis)[0];
+  if (head && head.purpose === "hint") analysis = {};
 }
 
 function rememberGame(id) {
@@ -608,7 +623,7 @@ function wire() {
   $("last").onclick = () => state && send({ type: "goto", ply: state.line.length });
   $("undo").onclick = () => send({ type: "undo" });
   $("redo").onclick = () => send({ type: "redo" });
-  $("hint").onclick = () => { hints = []; send({ type: "hint" }); };
+  $("hint").onclick = () => { hints = []; note = null; renderStatus(); send({ type: "hint" }); };
   $("pause").onclick = () => send({ type: $("pause").textContent === "Pause" ? "pause" : "resume" });
   $("stop").onclick = () => send({ type: "stop" });
   $("flip").onclick = () => { if (state) { flip = !flipped(); renderPlayers(); renderBoard(); } };
