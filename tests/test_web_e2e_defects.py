@@ -103,3 +103,25 @@ def test_undo_takes_the_hint_away_and_a_hint_clears_an_old_refusal(browser, serv
     assert "(hint)" not in page.inner_text("#analysis")
     assert not page.js_errors
     page.close()
+
+
+def test_the_end_of_a_kalah_game_draws_the_last_sweep(browser, server):
+    page = e2e.open_page(browser, server)
+    e2e.new_game(page, "kalah", options={"pits": "3", "seeds": "2"})
+    for _ in range(60):
+        if page.query_selector(".status.over"):
+            break
+        count = page.evaluate("() => window.bingwaStates")
+        play_movable(page)
+        page.wait_for_function(f"() => window.bingwaStates > {count}")
+    text = e2e.status(page)
+    assert "wins" in text or "Draw" in text, text
+    south, north = (int(n) for n in text.rsplit(", ", 1)[1].split(":")[0].split("-"))
+    stores = [int(page.inner_text(f".store[data-store='{key}'] .count").split()[0])
+              for key in ("south", "north")]
+    assert stores == [south, north], (stores, text)
+    seeds = [int(p.get_attribute("data-seeds")) for p in page.query_selector_all(".pit")]
+    assert seeds == [0] * 6, seeds
+    scores = page.inner_text("#players")
+    assert f"{south} store" in scores and f"{north} store" in scores, scores
+    page.close()
