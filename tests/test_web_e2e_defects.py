@@ -125,3 +125,19 @@ def test_the_end_of_a_kalah_game_draws_the_last_sweep(browser, server):
     scores = page.inner_text("#players")
     assert f"{south} store" in scores and f"{north} store" in scores, scores
     page.close()
+
+
+@pytest.mark.parametrize("variant, options, offered", [
+    ("oware", {}, True),
+    ("oware", {"grandslam": "capture"}, False),  # OGN holds Abapa only
+    ("kalah", {}, False),
+    ("ayoayo", {}, False),
+    ("bao", {}, False),
+])
+def test_save_ogn_is_offered_only_where_ogn_holds_the_game(browser, server, variant, options,
+                                                          offered):
+    page = e2e.open_page(browser, server)
+    e2e.new_game(page, variant, options=options)
+    assert page.is_visible("#save-ogn") is offered
+    assert page.is_visible("#save")
+    page.close()

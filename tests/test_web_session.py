@@ -267,3 +267,21 @@ def test_the_move_list_reads_each_side_from_the_position():
     assert [p["side"] for p in s.snapshot()["line"]] == [0, 0]
     s.load(s.save()[0])
     assert [p["side"] for p in s.snapshot()["line"]] == [0, 0]
+
+
+@pytest.mark.parametrize("variant, start, formats", [
+    ("oware", None, ["record", "ogn"]),
+    ("oware grandslam=capture", None, ["record"]),  # OGN holds Abapa only
+    ("oware", "0,0,0,0,0,1/0,0,0,0,0,2 20 25 s", ["record"]),  # set up: not an OGN game
+    ("kalah", None, ["record"]),
+    ("bao", None, ["record"]),
+])
+def test_the_snapshot_offers_ogn_only_where_ogn_holds_the_game(variant, start, formats):
+    session = GameSession()
+    session.reset(variant, start)
+    assert session.snapshot()["formats"] == formats
+    if "ogn" not in formats:
+        with pytest.raises(MessageError, match="OGN"):
+            session.save("ogn")
+    else:
+        assert '[Variant "Abapa"]' in session.save("ogn")[0]

@@ -530,6 +530,7 @@ function renderControls() {
   $("pause").textContent = state.paused || !atEnd ? "Resume" : "Pause";
   $("hint").disabled = !!state.outcome;
   $("stop").disabled = !(state.engine_to_move && !state.paused && atEnd);
+  $("save-ogn").hidden = !state.formats.includes("ogn");  // OGN holds Oware Abapa only
 }
 
 // -- playing ---------------------------------------------------------------------------
