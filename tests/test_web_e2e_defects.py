@@ -141,3 +141,48 @@ def test_save_ogn_is_offered_only_where_ogn_holds_the_game(browser, server, vari
     assert page.is_visible("#save-ogn") is offered
     assert page.is_visible("#save")
     page.close()
+
+
+def test_a_laptop_shows_the_hint_above_the_fold_once(browser, server):
+    page = e2e.open_page(browser, server, viewport=e2e.LAPTOP)
+    e2e.new_game(page, "oware", north="engine:bingwa")
+    for ply in range(2, 22, 2):  # a long move list pushes the side panels down
+        play_movable(page)
+        e2e.wait_plies(page, ply)
+    page.click("#hint")
+    page.wait_for_selector(".hint-line")
+    lines = boxes(page, ".hint-line")
+    assert len(lines) >= 2 and all(b["bottom"] <= e2e.LAPTOP["height"] for b in lines), lines
+    assert page.evaluate("() => scrollY") == 0
+    # the hint's lines are shown once: not again as analysis lines
+    hinted = page.eval_on_selector_all(".hint-line", "(els) => els.map((e) => e.dataset.move)")
+    shown = page.eval_on_selector_all("#analysis .line .pv",
+                                      "(els) => els.map((e) => e.textContent.split(' ')[0])")
+    assert not set(hinted) & set(shown), (hinted, shown)
+    assert not page.js_errors
+    page.close()
+
+
+def test_the_new_game_form_shows_its_selectors_whole_on_a_laptop(browser, server):
+    page = e2e.open_page(browser, server, viewport=e2e.LAPTOP)
+    e2e.new_game(page, "oware", north="engine:bingwa")
+    panel = boxes(page, "#setup")[0]
+    # each select wide enough for its text, a gap and its arrow, inside the panel
+    cut = page.evaluate("""() => [...document.querySelectorAll('#newgame select')]
+        .filter((s) => s.offsetParent !== null).map((s) => {
+            const probe = document.createElement('span');
+            probe.style.font = getComputedStyle(s).font;
+            probe.style.whiteSpace = 'pre';
+            probe.textContent = s.options[s.selectedIndex].text;
+            document.body.appendChild(probe);
+            const text = probe.getBoundingClientRect().width;
+            probe.remove();
+            // the arrow (about 20 px) sits at the right edge, past any padding
+            const room = s.clientWidth - parseFloat(getComputedStyle(s).paddingLeft);
+            return {id: s.id, text, room};
+        }).filter((s) => s.text + 20 + 6 > s.room)""")
+    assert not cut, cut
+    for box in boxes(page, "#newgame select"):
+        if box["right"] > box["left"]:
+            assert box["right"] <= panel["right"], (box, panel)
+    page.close()

@@ -85,6 +85,8 @@ function receive(msg) {
       note = null;  // an earlier refusal is no longer the news
       hints = msg.lines;
       hintsAt = positionKey();
+      dropHintAnalysis();  // the hint list says it all: its lines are not shown twice
+      renderAnalysis();
       renderHints();
       renderBoard();
       renderStatus();
@@ -110,6 +112,10 @@ function positionKey() {
 function dropHints() {
   hints = [];
   hintsAt = null;
+  dropHintAnalysis();
+}
+
+function dropHintAnalysis() {
   const head = Object.values(analysis)[0];
   if (head && head.purpose === "hint") analysis = {};
 }
@@ -505,7 +511,8 @@ function renderHints() {
   if (!hints.length) return;
   const h = document.createElement("p");
   h.className = "muted";
-  h.textContent = "Hint: the engine's best moves";
+  const depth = hints[0].depth ? ` (depth ${hints[0].depth})` : "";
+  h.textContent = `Hint${depth}: the engine's best moves`;
   box.appendChild(h);
   for (const line of hints) {
     const el = document.createElement("div");
