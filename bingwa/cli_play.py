@@ -279,7 +279,7 @@ class PlaySession:
 
     def handle(self, line: str) -> bool:
         """Act on one input line; False to leave."""
-        from bingwa.engine import BingwaError, IllegalMoveError
+        from bingwa.engine import AmbiguousMoveError, BingwaError, IllegalMoveError
 
         echo = self.term.echo
         words = line.split()
@@ -317,6 +317,8 @@ class PlaySession:
                 move = self.pos.parse_move(line)
             except IllegalMoveError as exc:
                 echo(f"illegal move: {exc}")
+            except AmbiguousMoveError as exc:  # a move, only short: not an unknown command
+                echo(f"ambiguous move: {exc}")
             except BingwaError as exc:
                 echo(f"unknown command {words[0]!r} and not a move: {exc}. Type help for the "
                      "commands.")
