@@ -370,7 +370,7 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
     and rate them. Every finished game is stored at once: --resume
     continues an interrupted run."""
     _check_resume(ctx, resume)
-    _check_outputs(report=report_path, log=log_path, pgnout=pgnout)
+    _check_outputs(report=report_path, log=log_path, pgnout=pgnout, db=None if resume else db_path)
     _check_backend(backend)
     config = None
     if not resume:
@@ -521,7 +521,7 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
     from bingwa.tournament.sprt import Sprt, SprtError
 
     _check_resume(ctx, resume)
-    _check_outputs(report=report_path, log=log_path, pgnout=pgnout)
+    _check_outputs(report=report_path, log=log_path, pgnout=pgnout, db=None if resume else db_path)
     _check_backend(backend)
     config = None
     if not resume:
