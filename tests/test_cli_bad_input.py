@@ -5,6 +5,8 @@ depth; and the tournament's line mode after a one-sided start."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -21,6 +23,17 @@ def one_error_line(result, status: int = 2) -> str:
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bingwa: error: "), result.output
     return lines[0].removeprefix("bingwa: error: ")
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory) -> Path:
+    """A database with one run of random against greedy (Kalah, 3 pits)."""
+    db = tmp_path_factory.mktemp("db") / "t.sqlite"
+    result = run("tournament", "-b", "random", "-b", "greedy", "--variant", "kalah", "-o", "pits=3",
+                 "--depth", "1", "--rounds", "1", "--opening-plies", "0", "--progress", "none",
+                 "--db", str(db))
+    assert result.exit_code == 0, result.output
+    return db
 
 
 @pytest.mark.parametrize("command, status", [("tournament", 2), ("sprt", 3)])
@@ -42,3 +55,27 @@ def test_a_database_folder_that_is_a_file_says_so(tmp_path):
     said = one_error_line(run("solve", "build", "oware", "--max-seeds", "2", "--dir", str(inside)))
     assert said == f"{inside}: cannot create the folder: {a_file} is a file, not a folder"
     assert a_file.read_text() == "root:x:0:0\n"
+
+
+@pytest.mark.parametrize("command", ["ratings", "export"])
+def test_a_run_that_is_not_there_is_named(database, command):
+    said = one_error_line(run(command, str(database), "--run", "99"))
+    assert said == f"{database}: no run 99 (run 1 only)"
+    assert run(command, str(database), "--run", "1").exit_code == 0
+
+
+def test_ratings_refuse_an_anchor_that_never_played(database):
+    said = one_error_line(run("ratings", str(database), "--anchor", "foo"))
+    assert said == "--anchor foo: no engine of that name played (engines: greedy, random)"
+    anchored = run("ratings", str(database), "--anchor", "greedy", "--bootstrap", "0")
+    assert anchored.exit_code == 0 and "greedy = 0" in anchored.output, anchored.output
+    # the default anchor (random) is no promise: a database without it rates against the mean
+    assert run("ratings", str(database), "--bootstrap", "0").exit_code == 0
+
+
+def test_a_tournament_refuses_an_anchor_it_does_not_enter(tmp_path):
+    db = tmp_path / "t.sqlite"
+    said = one_error_line(run("tournament", "-b", "random", "-b", "greedy", "--anchor", "foo",
+                              "--depth", "1", "--db", str(db)))
+    assert said == "--anchor foo: no engine of that name is entered (engines: random, greedy)"
+    assert not db.exists()
