@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bingwa.cli import main
+from bingwa.tournament.stats import MatchElo
 
 
 def run(*args: str):
@@ -79,3 +80,19 @@ def test_a_tournament_refuses_an_anchor_it_does_not_enter(tmp_path):
                               "--depth", "1", "--db", str(db)))
     assert said == "--anchor foo: no engine of that name is entered (engines: random, greedy)"
     assert not db.exists()
+
+
+@pytest.mark.parametrize("wld, line", [
+    ((0, 3, 0), "Elo difference: [-inf, +43] one-sided, LOS: 4.2 %, "
+                "DrawRatio: 0.0 %"),
+    ((3, 0, 0), "Elo difference: [-43, +inf] one-sided, LOS: 95.8 %, "
+                "DrawRatio: 0.0 %"),
+    ((10, 5, 3), "Elo difference: 99.1 +/- 165.5, LOS: 90.2 %, DrawRatio: 16.7 %"),  # cutechess's
+])
+def test_the_line_mode_elo_after_a_one_sided_start_is_the_one_sided_interval(wld, line):
+    assert MatchElo.from_wld(*wld).line() == line
+
+
+def test_every_draw_has_an_interval_with_a_width():
+    drawn = MatchElo.from_wld(0, 0, 4)
+    assert drawn.margin > 100 and "nan" not in drawn.line()
