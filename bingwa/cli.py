@@ -4,6 +4,7 @@ runs, so that ``bingwa engine`` answers ``uci`` at once."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -98,6 +99,28 @@ class BingwaGroup(click.Group):
             sys.exit(EXIT_INTERRUPTED)
 
 
+NEGATIVE_NUMBER = re.compile(r"-\d+(\.\d*)?")
+
+
+class NumberArgumentCommand(click.Command):
+    """A command with a number among its arguments (``perft VARIANT
+    DEPTH``): ``-3`` there is a number its range refuses ("Invalid value
+    for 'DEPTH': -3 is not in the range 0<=x<=64"), not "No such option
+    '-3'" (click reads every word that starts with ``-`` as an option)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        numbers = [p for p in self.params if isinstance(p, click.Argument)
+                   and isinstance(p.type, (click.IntRange, click.FloatRange))]
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                       for name in p.opts}
+        for before, word in zip(["", *args], args):
+            if word == "--":
+                break
+            if numbers and before not in takes_value and NEGATIVE_NUMBER.fullmatch(word):
+                numbers[0].type.convert(word, numbers[0], ctx)  # raises the range's error
+        return super().parse_args(ctx, args)
+
+
 def load_variant(spec: str, options: tuple[str, ...] = ()) -> Any:
     from bingwa.engine import BingwaError, find_variant
 
@@ -156,7 +179,7 @@ def variants() -> None:
             click.echo(f"    {spec.name}={values} (default {str(spec.default).lower()}): {spec.help}")
 
 
-@main.command()
+@main.command(cls=NumberArgumentCommand)
 @click.argument("variant")
 @click.argument("depth", type=click.IntRange(0, 64))
 @click.option("--position", "-p", "position_text", help="Start from this position string.")

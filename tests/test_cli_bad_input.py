@@ -96,3 +96,10 @@ def test_the_line_mode_elo_after_a_one_sided_start_is_the_one_sided_interval(wld
 def test_every_draw_has_an_interval_with_a_width():
     drawn = MatchElo.from_wld(0, 0, 4)
     assert drawn.margin > 100 and "nan" not in drawn.line()
+
+
+@pytest.mark.parametrize("args", [("perft", "kalah", "-3"), ("perft", "kalah", "-3", "--divide")])
+def test_a_negative_depth_is_a_depth_out_of_range(args):
+    said = one_error_line(run(*args))
+    assert said == ("Invalid value for 'DEPTH': -3 is not in the range 0<=x<=64. "
+                    "(see bingwa perft --help)")
