@@ -179,15 +179,20 @@ def variants() -> None:
             click.echo(f"    {spec.name}={values} (default {str(spec.default).lower()}): {spec.help}")
 
 
-@main.command(cls=NumberArgumentCommand)
-@click.argument("variant")
+from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice  # noqa: E402
+
+
+@main.command(cls=NumberArgumentCommand, epilog=old_spelling_note(
+    "the variant as the first argument (bingwa perft oware 5)", "-v/--variant (bingwa perft -v oware 5)"))
+@variant_choice()
 @click.argument("depth", type=click.IntRange(0, 64))
 @click.option("--position", "-p", "position_text", help="Start from this position string.")
 @click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
 @click.option("--divide", is_flag=True, help="Count each legal move's subtree apart.")
 @variant_option
 def perft(
-    variant: str,
+    old_variant: tuple[str, ...],
+    variant: str | None,
     depth: int,
     position_text: str | None,
     moves: str,
@@ -198,7 +203,7 @@ def perft(
     speed benchmark: leaves per second)."""
     from bingwa.engine.perft import run_perft
 
-    var = load_variant(variant, options)
+    var = load_variant(pick_variant(variant, old_variant), options)
     pos = load_position(var, position_text, moves.split())
     # the compiled count checks for Ctrl-C every few milliseconds; the
     # group answers it with one line and exit status 130

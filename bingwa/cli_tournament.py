@@ -16,6 +16,7 @@ from click.core import ParameterSource
 
 from bingwa.cli import fail, main, variant_option
 from bingwa.cli_db import check_anchor_entered, check_anchor_played, check_run
+from bingwa.cli_spelling import UNTIL
 
 DEFAULT_DB = "bingwa-tournaments.sqlite"
 
@@ -99,8 +100,9 @@ def _seconds(ctx: click.Context, param: click.Parameter, text: str) -> float:
 
 def _run_options(f):
     for option in reversed((
-        click.option("--concurrency", "-j", type=click.IntRange(1), default=None,
-                     help="Games played at once (default: the number of cores)."),
+        click.option("--jobs", "-j", "--concurrency", "concurrency", type=click.IntRange(1), default=None,
+                     help="Games played at once (default: the number of cores). --concurrency is "
+                          f"its old spelling, still read until {UNTIL}."),
         click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
                      default=None, help="Openings file: one opening a line, moves from the start or a position string."),
         click.option("--opening-plies", type=click.IntRange(0), default=4, show_default=True,
