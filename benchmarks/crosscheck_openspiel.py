@@ -3,7 +3,7 @@ implementation (its `mancala` is Kalah(6,4); its `oware` is Abapa).
 
     python -m venv /tmp/os && /tmp/os/bin/pip install open-spiel
     /tmp/os/bin/python benchmarks/crosscheck_openspiel.py 8   # prints OpenSpiel's counts
-    bingwa perft kalah 8                                      # compare
+    bingwa perft -v kalah 8                                   # compare
 
 OpenSpiel is not a bingwa dependency; the values it confirmed are pinned in
 tests/test_perft.py.

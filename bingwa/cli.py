@@ -4,6 +4,7 @@ runs, so that ``bingwa engine`` answers ``uci`` at once."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -98,6 +99,28 @@ class BingwaGroup(click.Group):
             sys.exit(EXIT_INTERRUPTED)
 
 
+NEGATIVE_NUMBER = re.compile(r"-\d+(\.\d*)?")
+
+
+class NumberArgumentCommand(click.Command):
+    """A command with a number among its arguments (``perft VARIANT
+    DEPTH``): ``-3`` there is a number its range refuses ("Invalid value
+    for 'DEPTH': -3 is not in the range 0<=x<=64"), not "No such option
+    '-3'" (click reads every word that starts with ``-`` as an option)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        numbers = [p for p in self.params if isinstance(p, click.Argument)
+                   and isinstance(p.type, (click.IntRange, click.FloatRange))]
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                       for name in p.opts}
+        for before, word in zip(["", *args], args):
+            if word == "--":
+                break
+            if numbers and before not in takes_value and NEGATIVE_NUMBER.fullmatch(word):
+                numbers[0].type.convert(word, numbers[0], ctx)  # raises the range's error
+        return super().parse_args(ctx, args)
+
+
 def load_variant(spec: str, options: tuple[str, ...] = ()) -> Any:
     from bingwa.engine import BingwaError, find_variant
 
@@ -156,15 +179,20 @@ def variants() -> None:
             click.echo(f"    {spec.name}={values} (default {str(spec.default).lower()}): {spec.help}")
 
 
-@main.command()
-@click.argument("variant")
+from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice  # noqa: E402
+
+
+@main.command(cls=NumberArgumentCommand, epilog=old_spelling_note(
+    "the variant as the first argument (bingwa perft oware 5)", "-v/--variant (bingwa perft -v oware 5)"))
+@variant_choice()
 @click.argument("depth", type=click.IntRange(0, 64))
 @click.option("--position", "-p", "position_text", help="Start from this position string.")
 @click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
 @click.option("--divide", is_flag=True, help="Count each legal move's subtree apart.")
 @variant_option
 def perft(
-    variant: str,
+    old_variant: tuple[str, ...],
+    variant: str | None,
     depth: int,
     position_text: str | None,
     moves: str,
@@ -175,7 +203,7 @@ def perft(
     speed benchmark: leaves per second)."""
     from bingwa.engine.perft import run_perft
 
-    var = load_variant(variant, options)
+    var = load_variant(pick_variant(variant, old_variant), options)
     pos = load_position(var, position_text, moves.split())
     # the compiled count checks for Ctrl-C every few milliseconds; the
     # group answers it with one line and exit status 130

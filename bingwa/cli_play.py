@@ -2,7 +2,7 @@
 and ``bingwa replay`` (step through a game record, ask the engine).
 
 Both sessions read commands line by line from stdin, so they can be
-scripted (``printf 'c\\nhint\\nquit\\n' | bingwa play oware``); end of input
+scripted (``printf 'c\\nhint\\nquit\\n' | bingwa play -v oware``); end of input
 is ``quit``. Every input is checked: a bad one gets one line saying why, and
 the session goes on.
 """
@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from bingwa.cli import fail, load_position, load_variant, main, run_stoppable, variant_option
+from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
 SIDES = {"south": 0, "north": 1}
 SIDE_WORDS = ("South", "North")
@@ -279,7 +280,7 @@ class PlaySession:
 
     def handle(self, line: str) -> bool:
         """Act on one input line; False to leave."""
-        from bingwa.engine import BingwaError, IllegalMoveError
+        from bingwa.engine import AmbiguousMoveError, BingwaError, IllegalMoveError
 
         echo = self.term.echo
         words = line.split()
@@ -317,6 +318,8 @@ class PlaySession:
                 move = self.pos.parse_move(line)
             except IllegalMoveError as exc:
                 echo(f"illegal move: {exc}")
+            except AmbiguousMoveError as exc:  # a move, only short: not an unknown command
+                echo(f"ambiguous move: {exc}")
             except BingwaError as exc:
                 echo(f"unknown command {words[0]!r} and not a move: {exc}. Type help for the "
                      "commands.")
@@ -439,8 +442,9 @@ class PlaySession:
         self.term.echo(f"saved {len(record.moves)} moves to {path}")
 
 
-@main.command()
-@click.argument("variant")
+@main.command(epilog=old_spelling_note("the variant as the first argument (bingwa play oware)",
+                                      "-v/--variant (bingwa play -v oware)"))
+@variant_choice()
 @click.option("--bot", "-b", "bot_name", default=None,
               help="The opponent (default: alphabeta); see bingwa bots.")
 @click.option("--side", type=click.Choice(["south", "north"]), default="south",
@@ -453,16 +457,16 @@ class PlaySession:
 @click.option("--bot-option", "-B", "bot_options", multiple=True, metavar="NAME=VALUE",
               help="A bot option, e.g. -B Seed=3 or -B 'Skill Level=5'.")
 @variant_option
-def play(variant: str, bot_name: str | None, side: str, move_time: float,
-         position_text: str | None, hint_time: float, bot_options: tuple[str, ...],
-         options: tuple[str, ...]) -> None:
-    """Play VARIANT against a bot at the terminal (moves and commands on
+def play(old_variant: tuple[str, ...], variant: str | None, bot_name: str | None, side: str,
+         move_time: float, position_text: str | None, hint_time: float,
+         bot_options: tuple[str, ...], options: tuple[str, ...]) -> None:
+    """Play a variant against a bot at the terminal (moves and commands on
     stdin; type help)."""
     from bingwa.bots import bot_names
 
     if bot_name is None:
         bot_name = HINT_BOT if HINT_BOT in bot_names() else "mcts"
-    var = load_variant(variant, options)
+    var = load_variant(pick_variant(variant, old_variant), options)
     pos = load_position(var, position_text)
     bot = make_bot(bot_name, bot_options)
     session = PlaySession(pos, bot, bot_name, SIDES[side], move_time, hint_time, Terminal())

@@ -24,6 +24,7 @@ from bingwa.cli import (
     run_stoppable,
     variant_option,
 )
+from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
 BENCH_HASH_MB = 16
 BENCH_DEPTH_DEFAULT = 8
@@ -160,8 +161,9 @@ def format_info(info) -> str:
     return "info " + " ".join(parts)
 
 
-@main.command()
-@click.argument("variant")
+@main.command(epilog=old_spelling_note("the variant as the first argument (bingwa analyse oware)",
+                                      "-v/--variant (bingwa analyse -v oware)"))
+@variant_choice()
 @click.option("--position", "-p", "position_text", help="Start from this position string.")
 @click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
 @click.option("--depth", "-d", type=click.IntRange(1, 200), default=None, help="Search depth.")
@@ -177,7 +179,8 @@ def format_info(info) -> str:
               help="Kalah: then solve the position, its game-theoretic margin (docs/search.md).")
 @variant_option
 def analyse(
-    variant: str,
+    old_variant: tuple[str, ...],
+    variant: str | None,
     position_text: str | None,
     moves: str,
     depth: int | None,
@@ -197,7 +200,7 @@ def analyse(
 
     if depth is not None and seconds is not None:
         fail("give --depth or --time, not both")
-    var = load_variant(variant, options)
+    var = load_variant(pick_variant(variant, old_variant), options)
     if solve_exact and var.name != "kalah":
         fail("--solve takes Kalah positions (Bao la Kujifunza: bingwa solve kujifunza)")
     pos = load_position(var, position_text, moves.split())

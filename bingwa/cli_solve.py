@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from bingwa.cli import fail, load_position, load_variant, main, variant_option
+from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
 
 @click.group()
@@ -42,8 +43,9 @@ dir_option = click.option(
 )
 
 
-@solve.command()
-@click.argument("variant")
+@solve.command(epilog=old_spelling_note(
+    "the variant as the first argument (bingwa solve build oware)", "-v/--variant"))
+@variant_choice()
 @click.option("--max-seeds", type=int, required=True, help="Build every count 0..N of seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Threads.")
@@ -53,9 +55,9 @@ dir_option = click.option(
                    "slower; 3 bytes a board on disk). Default: as the folder was built.")
 @dir_option
 @variant_option
-def build(variant: str, max_seeds: int, jobs: int, prove: bool | None, folder: str | None,
-          options: tuple[str, ...]) -> None:
-    """Build the endgame databases of VARIANT (oware) by retrograde analysis:
+def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, jobs: int,
+          prove: bool | None, folder: str | None, options: tuple[str, ...]) -> None:
+    """Build the endgame databases of Oware by retrograde analysis:
     one file per seed count, each from the smaller ones. Counts already
     built are kept: an interrupted build resumes where it stopped."""
     from rich.progress import (
@@ -69,7 +71,7 @@ def build(variant: str, max_seeds: int, jobs: int, prove: bool | None, folder: s
     from bingwa.engine import tablebase
     from bingwa.engine.tablebase import TablebaseError
 
-    var = oware_variant(variant, options)
+    var = oware_variant(pick_variant(variant, old_variant), options)
     path = database_dir(folder)
     rule = var.grandslam
     if not 0 <= max_seeds <= tablebase.MAX_SEEDS:
@@ -116,20 +118,34 @@ def build(variant: str, max_seeds: int, jobs: int, prove: bool | None, folder: s
     click.echo(f"databases of 0..{max_seeds} seeds in {path}")
 
 
-@solve.command()
-@click.argument("variant")
-@click.argument("position")
+@solve.command(epilog=old_spelling_note(
+    "the variant and the position as arguments (bingwa solve query oware POSITION)",
+    "-v/--variant and -p/--position (bingwa solve query -p POSITION)"))
+@click.argument("words", nargs=-1, metavar="[VARIANT] [POSITION]")
+@click.option("--variant", "-v", "variant", metavar="NAME", default=None,
+              help="The variant (default oware).")
+@click.option("--position", "-p", "position_text", metavar="TEXT", default=None,
+              help="The position string whose value is wanted.")
 @click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
 @dir_option
 @variant_option
-def query(variant: str, position: str, moves: str, folder: str | None,
-          options: tuple[str, ...]) -> None:
-    """Print the database value of POSITION (a position string) and of
-    every legal move, best first."""
+def query(words: tuple[str, ...], variant: str | None, position_text: str | None, moves: str,
+          folder: str | None, options: tuple[str, ...]) -> None:
+    """Print the database value of a position (-p, a position string) and
+    of every legal move, best first."""
     from bingwa.engine import tablebase
     from bingwa.engine.tablebase import TablebaseError
 
-    var = oware_variant(variant, options)
+    # the old spelling: [VARIANT] POSITION, each one not given as an option
+    missing = [name for name, given in (("variant", variant), ("position", position_text))
+               if given is None]
+    if len(words) > len(missing):
+        raise click.UsageError(f"too many arguments: {' '.join(words)}")
+    old = dict(zip(missing[len(missing) - len(words):], words))
+    position = position_text or old.get("position")
+    if position is None:
+        raise click.UsageError("give the position: -p TEXT")
+    var = oware_variant(pick_variant(variant, tuple(filter(None, [old.get("variant")]))), options)
     pos = load_position(var, position, moves.split())
     if pos.is_over():
         fail("the game is over in this position")

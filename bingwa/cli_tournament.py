@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from bingwa.cli import fail, main, variant_option
+from bingwa.cli_db import check_anchor_entered, check_anchor_played, check_run
+from bingwa.cli_spelling import UNTIL
 
 DEFAULT_DB = "bingwa-tournaments.sqlite"
 
@@ -97,8 +100,9 @@ def _seconds(ctx: click.Context, param: click.Parameter, text: str) -> float:
 
 def _run_options(f):
     for option in reversed((
-        click.option("--concurrency", "-j", type=click.IntRange(1), default=None,
-                     help="Games played at once (default: the number of cores)."),
+        click.option("--jobs", "-j", "--concurrency", "concurrency", type=click.IntRange(1), default=None,
+                     help="Games played at once (default: the number of cores). --concurrency is "
+                          f"its old spelling, still read until {UNTIL}."),
         click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
                      default=None, help="Openings file: one opening a line, moves from the start or a position string."),
         click.option("--opening-plies", type=click.IntRange(0), default=4, show_default=True,
@@ -219,8 +223,6 @@ def _check_resume(ctx: click.Context, resume: bool) -> None:
     would change them is refused, not silently ignored."""
     if not resume:
         return
-    from click.core import ParameterSource
-
     given = [p for p in ctx.command.params
              if p.name not in RESUME_OPTIONS and ctx.get_parameter_source(p.name or "") == ParameterSource.COMMANDLINE]
     if given:
@@ -370,11 +372,13 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
     and rate them. Every finished game is stored at once: --resume
     continues an interrupted run."""
     _check_resume(ctx, resume)
-    _check_outputs(report=report_path, log=log_path, pgnout=pgnout)
+    _check_outputs(report=report_path, log=log_path, pgnout=pgnout, db=None if resume else db_path)
     _check_backend(backend)
     config = None
     if not resume:
         specs = _engine_specs(engines, bots)
+        if ctx.get_parameter_source("anchor") == ParameterSource.COMMANDLINE:
+            check_anchor_entered(specs, anchor)
         config = _config(
             "gauntlet" if gauntlet else "round-robin", specs,
             _variants(variant_names_, all_variants, options), _time_control(tc, st, nodes, depth),
@@ -521,7 +525,7 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
     from bingwa.tournament.sprt import Sprt, SprtError
 
     _check_resume(ctx, resume)
-    _check_outputs(report=report_path, log=log_path, pgnout=pgnout)
+    _check_outputs(report=report_path, log=log_path, pgnout=pgnout, db=None if resume else db_path)
     _check_backend(backend)
     config = None
     if not resume:
@@ -570,7 +574,8 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
               help="Bootstrap resamples for the intervals.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the HTML report.")
-def ratings(db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
+@click.pass_context
+def ratings(ctx, db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
     """Elo ratings per variant from every game in DB (or one run):
     maximum likelihood with a first-player term, 95% bootstrap intervals
     over game pairs, and W/D/L, pentanomial counts and LOS per pair."""
@@ -578,6 +583,7 @@ def ratings(db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
 
     _check_outputs(html=html_path)
     store = _open_store(db, must_exist=True)
+    check_run(store, run_id)
     if variant_name:
         try:
             variants = [find_variant(variant_name).spec()]
@@ -586,7 +592,10 @@ def ratings(db, variant_name, run_id, anchor, bootstrap, html_path) -> None:
     else:
         variants = store.variants(run_id)
     if not any(store.scores(v, run_id) for v in variants):
-        fail(f"{db}: no games" + (f" of {variants[0]}" if variant_name else ""))
+        fail(f"{db}: no games" + (f" of {variants[0]}" if variant_name else "")
+             + (f" in run {run_id}" if run_id is not None else ""))
+    if ctx.get_parameter_source("anchor") == ParameterSource.COMMANDLINE:
+        check_anchor_played(store, run_id, variants, anchor)
     _print_ratings(store, run_id, variants, anchor, bootstrap)
     _write_report(store, run_id, html_path, variants)
 
@@ -607,6 +616,7 @@ def export(db, fmt, run_id, variant_name, output) -> None:
 
     _check_outputs(output=output)
     store = _open_store(db, must_exist=True)
+    check_run(store, run_id)
     try:
         variant = find_variant(variant_name).spec() if variant_name else None
         text = {"records": export_records, "csv": export_csv, "json": export_json}[fmt](store, run_id, variant)

@@ -7,6 +7,7 @@
 """
 
 from .errors import (
+    AmbiguousMoveError,
     BingwaError,
     ExtensionMissingError,
     IllegalMoveError,
@@ -22,6 +23,7 @@ from .variant import Variant, find_variant, register, variant_names
 from . import oware, ayoayo, kalah, bao  # noqa: E402,F401  isort: skip
 
 __all__ = [
+    "AmbiguousMoveError",
     "BingwaError",
     "ExtensionMissingError",
     "IllegalMoveError",

@@ -37,7 +37,7 @@ from typing import Any
 
 from . import bao_notation as notation
 from .bao_notation import NO_BLOCK, NYUMBA, RING, SAFARI, decode_move, encode_move
-from .errors import IllegalMoveError, MoveError
+from .errors import AmbiguousMoveError, IllegalMoveError
 from .kernel import PureKernel
 from .variant import Variant, register
 
@@ -475,11 +475,14 @@ class BaoVariant(Variant):
                 code for code in self.kernel.legal_moves(state)
                 if decode_move(code)[0] == k and decode_move(code)[2] == safari
             ]
-            if len(fits) != 1:
-                how = "no legal move" if not fits else f"{len(fits)} legal moves"
-                raise MoveError(f"{text}: the sign may be left out only when one legal move "
-                                f"fits; {how} start there")
-            code = fits[0]
+            if len(fits) > 1:
+                moves = [self.format_move(code, state) for code in fits]
+                raise AmbiguousMoveError(
+                    f"{text}: {len(fits)} legal moves start there, {', '.join(moves[:-1])} "
+                    f"and {moves[-1]}: the sign says which (rule 10.4)", moves)
+            # none: the move sown to the left, which Position finds illegal and
+            # says why in the rules' words, as the web page does for a click
+            code = fits[0] if fits else encode_move(k, False, safari)
         else:
             code = encode_move(k, right, safari)
         if mark and code in self.kernel.legal_moves(state):

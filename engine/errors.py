@@ -25,5 +25,14 @@ class IllegalMoveError(MoveError):
     """A well-formed move that the rules do not allow in this position."""
 
 
+class AmbiguousMoveError(MoveError):
+    """A short form (Bao's pit without its sign) that fits several legal
+    moves: ``moves`` are their canonical texts."""
+
+    def __init__(self, message: str, moves: list[str]) -> None:
+        super().__init__(message)
+        self.moves = moves
+
+
 class ExtensionMissingError(BingwaError, ImportError):
     """A compiled module is missing while BINGWA_REQUIRE_EXTENSIONS=1."""

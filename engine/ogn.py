@@ -89,12 +89,21 @@ def read_ogn(path: str | Path) -> list[GameRecord]:
     return parse_ogn(Path(path).read_text(encoding="utf-8"))
 
 
+def ogn_refusal(variant: Variant, set_up: bool) -> str | None:
+    """Why OGN cannot hold a game of ``variant`` (from a set-up position
+    when ``set_up``), or None when it can."""
+    if variant != find_variant("oware"):
+        return f"OGN holds Oware Abapa games only, not {variant.spec()!r}"
+    if set_up:
+        return "OGN games start from the initial position; this one is set up"
+    return None
+
+
 def dumps_ogn(record: GameRecord) -> str:
     """``record`` as an OGN match (OGNError if OGN cannot hold it)."""
-    if record.variant != find_variant("oware"):
-        raise OGNError(f"OGN holds Oware Abapa games only, not {record.variant.spec()!r}")
-    if record.start is not None:
-        raise OGNError("OGN games start from the initial position; this one is set up")
+    refusal = ogn_refusal(record.variant, record.start is not None)
+    if refusal is not None:
+        raise OGNError(refusal)
     tags = {name: record.tags.get(name, "?") for name in OGN_TAGS[:7]}
     tags["Result"] = record.result
     tags["Variant"] = OGN_VARIANT

@@ -271,6 +271,14 @@ def make_folder(folder: str | os.PathLike[str]) -> Path:
     """``folder`` as a Path, created with its parents; TablebaseError (one
     line) when it cannot be."""
     path = Path(folder).expanduser()
+    # a file in the way: say so, not mkdir's "File exists" or "Not a directory"
+    for there in (path, *path.parents):
+        if there.exists():
+            if not there.is_dir():
+                what = "it" if there == path else str(there)
+                raise TablebaseError(f"{path}: cannot create the folder: {what} is a file, "
+                                     "not a folder")
+            break
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from bingwa.engine import IllegalMoveError, MoveError, Position, PositionError, find_variant
+from bingwa.engine import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    MoveError,
+    Position,
+    PositionError,
+    find_variant,
+)
 from bingwa.engine.bao_notation import ROW_PITS, decode_move, encode_move, parse_pit, pit_name
 
 START = "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22-22 namua Aa -"
@@ -62,10 +69,15 @@ def test_sign_may_be_left_out_when_one_legal_move_fits():
     pos = bao(E3_AFTER)
     assert pos.parse_move("a7").text == "a7>"  # a kimbi capture has one kichwa
     assert pos.parse_move("a5+").text == "a5<+"
-    with pytest.raises(MoveError, match="2 legal moves"):
+    with pytest.raises(AmbiguousMoveError, match="2 legal moves start there, a5> and a5<") as many:
         pos.parse_move("a5")
-    with pytest.raises(MoveError, match="no legal move"):
+    assert many.value.moves == ["a5>", "a5<"] and isinstance(many.value, MoveError)
+    # a pit that starts no legal move: why, in the rules' words (as the web page says it)
+    with pytest.raises(IllegalMoveError, match="^a6: a6 is empty$"):
         pos.parse_move("a6")
+    with pytest.raises(IllegalMoveError, match="^A5: the functional nyumba starts a takasa only "
+                       r"when it is the only occupied front pit \(rule 4.3\)$"):
+        Position("bao").parse_move("A5")
 
 
 def test_record_marks_are_accepted_and_checked():

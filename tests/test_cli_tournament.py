@@ -218,7 +218,10 @@ def test_line_mode_prints_a_running_score_and_elo_line_after_each_game(tmp_path)
         assert int(wins) + int(losses) + int(draws) == int(games)
         assert float(score) == pytest.approx((int(wins) + int(draws) / 2) / int(games), abs=5e-4)
         totals.append(int(games))
-        assert re.fullmatch(r"Elo difference: \S+ \+/- \S+, LOS: \d+\.\d %, DrawRatio: \d+\.\d %", lines[i + 1])
+        # cutechess's form, or the one-sided interval while one side has won every game
+        assert re.fullmatch(r"Elo difference: (\S+ \+/- \S+|\[\S+, \S+\] one-sided), "
+                            r"LOS: \d+\.\d %, DrawRatio: \d+\.\d %", lines[i + 1])
+        assert "nan" not in lines[i + 1]
     assert totals == [1, 2, 3, 4]
 
 

@@ -185,6 +185,18 @@ def test_bao_moves_in_their_notation(tmp_path) -> None:
     assert read_record(path).moves[0].text == "A7<"
 
 
+def test_a_bao_pit_without_its_sign_says_why_it_cannot_move_or_which_moves_it_starts() -> None:
+    # the page says why in the rules' words (web/board.py): so does the terminal
+    result = play("bao", ["A5", "A6", "A1", "quit"])
+    assert ("illegal move: A5: the functional nyumba starts a takasa only when it is the only "
+            "occupied front pit (rule 4.3)\n") in result.output
+    assert ("ambiguous move: A6: 2 legal moves start there, A6< and A6>: the sign says which "
+            "(rule 10.4)\n") in result.output
+    assert "illegal move: A1: A1 is empty\n" in result.output
+    assert "unknown command" not in result.output
+    assert result.output.count("Last move: ") == 0  # nothing was played
+
+
 def test_the_board_is_drawn_with_letters_scores_and_turn() -> None:
     output = play("oware", ["board", "quit"]).output
     assert "a    b    c    d    e    f" in output and "F    E    D    C    B    A" in output

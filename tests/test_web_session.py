@@ -156,6 +156,29 @@ def test_outcome_says_who_won_the_scores_and_why():
     assert outcome_view(Position("oware")) is None
 
 
+@pytest.mark.parametrize("variant, text, stores", [
+    # Kalah: a row emptied, each side stores its own row (rule 4)
+    ("kalah pits=3 seeds=2", "0,0,0/2,0,3 4 3 n", [4, 8]),
+    # Oware: South cannot be fed, North takes the seed left
+    ("oware", "0,0,0,0,0,0/0,0,0,0,0,1 23 24 s", [23, 25]),
+])
+def test_the_end_draws_the_last_sweep_into_the_stores(variant, text, stores):
+    pos = Position(variant, text=text)
+    view = board_view(pos)
+    assert view["over"] and view["stores"] == stores == outcome_view(pos)["scores"]
+    assert all(cell["seeds"] == 0 for cell in cells(view).values())
+    swept = sorted(name for name, cell in cells(view).items() if cell.get("swept"))
+    assert swept == (["A", "C"] if variant.startswith("kalah") else ["F"])
+    assert view["swept"] == [stores[0] - pos.state[1][0], stores[1] - pos.state[1][1]]
+
+
+def test_an_end_by_majority_is_drawn_as_it_stands():
+    pos = Position("oware", text="0,0,0,0,0,1/0,0,0,0,0,0 22 25 s")
+    view = board_view(pos)
+    assert view["stores"] == [22, 25] and "swept" not in view
+    assert cells(view)["f"]["seeds"] == 1
+
+
 # -- the session ----------------------------------------------------------------
 def test_undo_redo_and_play_on_from_any_ply():
     s = GameSession("oware", HUMANS)
@@ -244,3 +267,21 @@ def test_the_move_list_reads_each_side_from_the_position():
     assert [p["side"] for p in s.snapshot()["line"]] == [0, 0]
     s.load(s.save()[0])
     assert [p["side"] for p in s.snapshot()["line"]] == [0, 0]
+
+
+@pytest.mark.parametrize("variant, start, formats", [
+    ("oware", None, ["record", "ogn"]),
+    ("oware grandslam=capture", None, ["record"]),  # OGN holds Abapa only
+    ("oware", "0,0,0,0,0,1/0,0,0,0,0,2 20 25 s", ["record"]),  # set up: not an OGN game
+    ("kalah", None, ["record"]),
+    ("bao", None, ["record"]),
+])
+def test_the_snapshot_offers_ogn_only_where_ogn_holds_the_game(variant, start, formats):
+    session = GameSession()
+    session.reset(variant, start)
+    assert session.snapshot()["formats"] == formats
+    if "ogn" not in formats:
+        with pytest.raises(MessageError, match="OGN"):
+            session.save("ogn")
+    else:
+        assert '[Variant "Abapa"]' in session.save("ogn")[0]

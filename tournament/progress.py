@@ -196,7 +196,7 @@ class LineProgress:
         games = wins + losses + draws
         self.console.print(f"Score of {a} vs {b}: {wins} - {losses} - {draws}  "
                            f"[{(wins + draws / 2) / games:.3f}] {games}")
-        self.console.print(MatchElo.from_wld(wins, losses, draws).line())
+        self.console.print(MatchElo.from_wld(wins, losses, draws).line(), soft_wrap=True)  # a log line: never wrapped
 
     def finish(self, t: Tournament) -> None:
         elapsed = time.monotonic() - self.started

@@ -105,6 +105,11 @@ class MatchElo:
     margin: float
     los: float
     draw_ratio: float
+    # every game scored the same (one side won them all, or all drawn): the
+    # normal interval has no width, so Wilson's bounds it, as the ratings
+    # do; after all wins or all losses it is open on one side
+    low: float | None = None
+    high: float | None = None
 
     @classmethod
     def from_wld(cls, wins: int, losses: int, draws: int) -> MatchElo:
@@ -113,14 +118,23 @@ class MatchElo:
             return cls(0.0, math.inf, 0.5, 0.0)
         w, lo, d = wins / n, losses / n, draws / n
         mu = w + d / 2
-        stdev = math.sqrt(w * (1 - mu) ** 2 + lo * mu ** 2 + d * (0.5 - mu) ** 2) / math.sqrt(n)
+        los = likelihood_of_superiority(wins, losses)
         z = normal_quantile(0.975)
+        if wins == n or losses == n or draws == n:
+            low, high = wilson_interval(mu, n, z)
+            return cls(elo_from_score(mu), (elo_from_score(high) - elo_from_score(low)) / 2, los, d,
+                       elo_from_score(low), elo_from_score(high))
+        stdev = math.sqrt(w * (1 - mu) ** 2 + lo * mu ** 2 + d * (0.5 - mu) ** 2) / math.sqrt(n)
         margin = (elo_from_score(mu + z * stdev) - elo_from_score(mu - z * stdev)) / 2
-        return cls(elo_from_score(mu), margin, likelihood_of_superiority(wins, losses), d)
+        return cls(elo_from_score(mu), margin, los, d)
 
     def line(self) -> str:
-        return (f"Elo difference: {self.difference:.1f} +/- {self.margin:.1f}, "
-                f"LOS: {100 * self.los:.1f} %, DrawRatio: {100 * self.draw_ratio:.1f} %")
+        tail = f"LOS: {100 * self.los:.1f} %, DrawRatio: {100 * self.draw_ratio:.1f} %"
+        if self.low is not None and self.high is not None and not math.isfinite(self.difference):
+            # one side won every game: the interval the ratings print for a perfect score
+            return (f"Elo difference: [{signed_elo(self.low)}, {signed_elo(self.high)}] "
+                    f"one-sided, {tail}")
+        return f"Elo difference: {self.difference:.1f} +/- {self.margin:.1f}, {tail}"
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,30 @@ def board_view(pos: Position, previous: Position | None = None,
     view["scores"] = list(pos.scores())
     if previous is not None and last is not None:
         view["last"] = _last_move(view, pos, previous, last)
+    if view["family"] == "tworow" and view["over"]:
+        _sweep(view, pos)
     return view
+
+
+def _sweep(view: dict[str, Any], pos: Position) -> None:
+    """The end as the scores count it: the seeds still in the pits when a
+    two-row game ends go to the stores (Kalah's row emptied, Oware's side
+    that cannot be fed, a repetition), so they are drawn there, each pit
+    they left marked ``swept``. A game whose scores are its stores (a
+    majority) is drawn as it is."""
+    outcome = pos.outcome()
+    final = list(outcome.scores) if outcome is not None else view["stores"]
+    left = sum(cell["seeds"] for row in view["rows"] for cell in row)
+    gained = [final[side] - view["stores"][side] for side in (0, 1)]
+    if not left or sum(gained) != left or min(gained) < 0:
+        return
+    for row in view["rows"]:
+        for cell in row:
+            if cell["seeds"]:
+                cell["seeds"] = 0
+                cell["swept"] = True
+    view["stores"] = final
+    view["swept"] = gained
 
 
 # -- two-row games -------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 from bingwa.engine import BingwaError, Move, Position, find_variant
 from bingwa.engine.limits import Info
-from bingwa.engine.ogn import dumps_ogn, parse_ogn
+from bingwa.engine.ogn import dumps_ogn, ogn_refusal, parse_ogn
 from bingwa.engine.records import Annotation, GameRecord, parse_record
 
 from .board import board_view, outcome_view
@@ -208,7 +208,14 @@ class GameSession:
             "paused": self.paused,
             "engine_to_move": self.player_to_move().is_engine and not self.pos.is_over(),
             "position": self.pos.text(),
+            "formats": self.save_formats(),
         }
+
+    def save_formats(self) -> list[str]:
+        """What ``save`` can write this game as: a record always, OGN for
+        Oware Abapa from the initial position."""
+        set_up = self.root.state != Position(self.root.variant).state
+        return ["record"] + (["ogn"] if ogn_refusal(self.root.variant, set_up) is None else [])
 
     def _line_view(self) -> list[dict[str, Any]]:
         return [{"ply": i + 1, "move": text, "side": side,

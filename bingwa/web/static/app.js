@@ -22,6 +22,7 @@ let state = null;
 let note = null;          // a status line that stands until the next change
 let analysis = {};        // multipv rank -> latest info
 let hints = [];
+let hintsAt = null;       // the position the hints are for (game, ply, position)
 let thinking = null;
 let retry = 0;
 let flip = null;          // null: North's view when a person plays North alone
@@ -59,6 +60,7 @@ function receive(msg) {
     case "state":
       if (state && (state.game !== msg.game || state.variant !== msg.variant)) analysis = {};
       state = msg;
+      if (hintsAt !== positionKey()) dropHints();  // an undo, a move, a new game: not its hint  // an undo, a move, a new game: not its hint
       window.bingwaStates = (window.bingwaStates || 0) + 1;  // lets tests wait for a change
       rememberGame(msg.game);
       if (!msg.engine_to_move || msg.paused) thinking = null;
@@ -80,7 +82,11 @@ function receive(msg) {
       break;
     case "hint":
       thinking = null;
+      note = null;  // an earlier refusal is no longer the news
       hints = msg.lines;
+      hintsAt = positionKey();
+      dropHintAnalysis();  // the hint list says it all: its lines are not shown twice
+      renderAnalysis();
       renderHints();
       renderBoard();
       renderStatus();
@@ -97,6 +103,21 @@ function receive(msg) {
       setNote(msg.message, "error");
       break;
   }
+}
+
+function positionKey() {
+  return state && `${state.game} ${state.cursor} ${state.position}`;
+}
+
+function dropHints() {
+  hints = [];
+  hintsAt = null;
+  dropHintAnalysis();
+}
+
+function dropHintAnalysis() {
+  const head = Object.values(analysis)[0];
+  if (head && head.purpose === "hint") analysis = {};
 }
 
 function rememberGame(id) {
@@ -318,6 +339,7 @@ function renderBoard() {
   const box = $("board");
   box.innerHTML = "";
   box.className = `board ${b.family} pits-${b.rows[0].length}` + (flipped() ? " flipped" : "");
+  box.style.setProperty("--pits", b.rows[0].length);  // style.css fits the pits to the width
   const order = flipped() ? [...b.rows].reverse().map((row) => [...row].reverse()) : b.rows;
   const side = b.family === "tworow" ? store : hand;
   box.appendChild(side(far(), b));
@@ -489,7 +511,8 @@ function renderHints() {
   if (!hints.length) return;
   const h = document.createElement("p");
   h.className = "muted";
-  h.textContent = "Hint: the engine's best moves";
+  const depth = hints[0].depth ? ` (depth ${hints[0].depth})` : "";
+  h.textContent = `Hint${depth}: the engine's best moves`;
   box.appendChild(h);
   for (const line of hints) {
     const el = document.createElement("div");
@@ -514,6 +537,7 @@ function renderControls() {
   $("pause").textContent = state.paused || !atEnd ? "Resume" : "Pause";
   $("hint").disabled = !!state.outcome;
   $("stop").disabled = !(state.engine_to_move && !state.paused && atEnd);
+  $("save-ogn").hidden = !state.formats.includes("ogn");  // OGN holds Oware Abapa only
 }
 
 // -- playing ---------------------------------------------------------------------------
@@ -558,15 +582,25 @@ function showChoice(cell, el) {
   cancel.onclick = hideChoice;
   box.appendChild(cancel);
   box.hidden = false;
+  box.dataset.pit = cell.name;
+  placeChoice();
+  setNote(`${cell.name}: choose how the move goes.`, "info");
+}
+
+// at its pit, inside the board: again whenever the window is resized or turned
+function placeChoice() {
+  const box = $("choice");
+  const el = !box.hidden && document.querySelector(`.pit[data-pit="${box.dataset.pit}"]`);
+  if (!el) return;
   const wrap = $("boardwrap").getBoundingClientRect();
   const pit = el.getBoundingClientRect();
   const left = Math.max(0, Math.min(pit.left - wrap.left + pit.width / 2 - box.offsetWidth / 2,
     wrap.width - box.offsetWidth));
+  // below the pit, else above it if there is room, else below past the board (never over the pit)
   const below = pit.bottom - wrap.top + 6;
-  const top = below + box.offsetHeight > wrap.height ? pit.top - wrap.top - box.offsetHeight - 6 : below;
+  const above = pit.top - wrap.top - box.offsetHeight - 6;
   box.style.left = `${left}px`;
-  box.style.top = `${Math.max(0, top)}px`;
-  setNote(`${cell.name}: choose how the move goes.`, "info");
+  box.style.top = `${below + box.offsetHeight > wrap.height && above >= 0 ? above : below}px`;
 }
 
 function hideChoice() {
@@ -597,7 +631,7 @@ function wire() {
   $("last").onclick = () => state && send({ type: "goto", ply: state.line.length });
   $("undo").onclick = () => send({ type: "undo" });
   $("redo").onclick = () => send({ type: "redo" });
-  $("hint").onclick = () => { hints = []; send({ type: "hint" }); };
+  $("hint").onclick = () => { hints = []; note = null; renderStatus(); send({ type: "hint" }); };
   $("pause").onclick = () => send({ type: $("pause").textContent === "Pause" ? "pause" : "resume" });
   $("stop").onclick = () => send({ type: "stop" });
   $("flip").onclick = () => { if (state) { flip = !flipped(); renderPlayers(); renderBoard(); } };
@@ -608,6 +642,7 @@ function wire() {
     if (file) send({ type: "load", text: await file.text(), format: "auto" });
     e.target.value = "";
   };
+  window.addEventListener("resize", placeChoice);
   document.addEventListener("keydown", (e) => {
     if (!state || e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowLeft" && state.cursor > 0) send({ type: "goto", ply: state.cursor - 1 });
