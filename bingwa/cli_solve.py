@@ -50,9 +50,11 @@ dir_option = click.option(
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Threads.")
 @click.option("--prove/--no-prove", default=None,
-              help="Also prove the values: an entry is marked exact only when bounds "
-                   "proven from the smaller counts' proven bounds meet (about 3 times "
-                   "slower; 3 bytes a board on disk). Default: as the folder was built.")
+              help="Prove the values: an entry is marked exact only when bounds "
+                   "proven from the smaller counts' proven bounds meet, and the others "
+                   "keep their proven bounds (about 3 times slower than --no-prove, whose "
+                   "values the search takes as estimates only; 3 bytes a board on disk). "
+                   "Default: as the folder was built; a new folder proves.")
 @dir_option
 @variant_option
 def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, jobs: int,
@@ -78,6 +80,8 @@ def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, job
         fail(f"--max-seeds must be in 0..{tablebase.MAX_SEEDS}, not {max_seeds}")
     try:  # before the bar is drawn: a bad folder is one line, nothing else
         tablebase.make_folder(path)
+        if prove is None and tablebase.finished_levels(path, rule) < 0:
+            prove = True  # what a user gets by default is what the search can trust
         prove = tablebase.build_mode(path, rule, prove)
     except TablebaseError as exc:
         fail(str(exc))

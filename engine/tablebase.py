@@ -339,10 +339,11 @@ class Entry:
     def kind(self) -> str:
         """What the value is, in words (docs/databases.md)."""
         if self.proven:
-            return "not proven: a cycle decides it" if self.cycle else "exact, proven"
+            return ("not proven: a cycle decides it; the proven bounds hold" if self.cycle
+                    else "exact, proven")
         if self.cycle:
-            return "by the repetition rule (cycle-dependent)"
-        return "settled: exact unless a cycle after a capture decides it"
+            return "an estimate by the repetition rule (cycle-dependent; built with --no-prove)"
+        return "an estimate, settled but not proven (built with --no-prove)"
 
 
 def board_of(state: Any) -> tuple[int, ...]:

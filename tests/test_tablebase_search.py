@@ -201,10 +201,11 @@ def test_a_bad_tablebase_path_is_one_clear_error(tmp_path: Path) -> None:
 # -- the command line -------------------------------------------------------------------
 def test_solve_build_and_query(tmp_path: Path) -> None:
     runner = CliRunner()
-    result = runner.invoke(main, ["solve", "build", "oware", "--max-seeds", "4",
+    result = runner.invoke(main, ["solve", "build", "oware", "--max-seeds", "4", "--no-prove",
                                   "--dir", str(tmp_path), "-j", "2"])
     assert result.exit_code == 0, result.output
     assert " 4 seeds: 1365 boards" in result.output
+    assert not (tmp_path / tablebase.bounds_name(4)).exists()
     result = runner.invoke(main, ["solve", "query", "oware", "0,0,0,0,1,1/0,1,0,0,0,0 23 22 s",
                                   "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -214,7 +215,20 @@ def test_solve_build_and_query(tmp_path: Path) -> None:
     assert result.output.startswith(f"value {total:+d} for south")
     best = max(v.value for v in tablebase.move_values(tb, pos))
     assert "best moves: " in result.output and f" {best:+d}" in result.output
-    assert "settled" in result.output.splitlines()[0]
+    assert "an estimate, settled but not proven" in result.output.splitlines()[0]
+
+
+def test_a_new_folder_builds_proven_databases_by_default(tmp_path: Path) -> None:
+    """What a user gets by default is what the search can trust."""
+    result = CliRunner().invoke(main, ["solve", "build", "oware", "--max-seeds", "3",
+                                       "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "of proven bounds" in result.output
+    assert tablebase.open_tablebase(tmp_path).proven
+    result = CliRunner().invoke(main, ["solve", "query", "oware", "0,1,0,0,0,1/0,0,0,0,0,0 23 23 s",
+                                       "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "not proven: a cycle decides it; the proven bounds hold" in result.output
 
 
 def test_solve_build_prove_and_query(tmp_path: Path) -> None:
