@@ -346,11 +346,11 @@ cdef class Engine:
     cdef const void* tb_data
     cdef object tablebase             # keeps the databases alive while probed
     cdef readonly unsigned long long tbhits
-    cdef int tb_cap[MAX_PLY + 1]      # each ply's captured difference: a change is a capture
-    # the graph-history interaction: the lowest ply of the path (-1: the
-    # game before the root) that a repetition found below the current node
-    # rests on; a result resting on a position above its node holds for
-    # this path only and is not stored (Step 3)
+    # the graph-history interaction (Step 3.7): each ply's captured
+    # difference (a change is a capture: nothing before it can repeat), and
+    # the lowest ply of the path (-1: the game before the root) that a
+    # repetition found below the current node rests on
+    cdef int cap_at[MAX_PLY + 1]
     cdef int dep
 
     def __cinit__(self, int hash_mb=16):
@@ -802,7 +802,7 @@ cdef class Engine:
         self.filter[self.path[0] >> FILTER_SHIFT] += 1
         self.frac[1] = 0
         self.pv_len[0] = 0
-        self.tb_cap[0] = self.ops.captured(self.root_state)
+        self.cap_at[0] = self.ops.captured(self.root_state)
         self.dep = MAX_PLY + 1
         for i in range(pv_idx, self.n_roots):
             rm = &self.roots[i]
@@ -940,9 +940,9 @@ cdef class Engine:
         # Step 3.2.1. An endgame database, right after a capture: it holds the
         # game started with no history, and a capture leaves nothing that can
         # repeat (after a quiet move the path decides: docs/databases.md)
+        self.cap_at[ply] = self.ops.captured(s)
         if self.tb_probe != NULL:
-            self.tb_cap[ply] = self.ops.captured(s)
-            if ply > 0 and self.tb_cap[ply] != self.tb_cap[ply - 1]:
+            if ply > 0 and self.cap_at[ply] != self.cap_at[ply - 1]:
                 value = self.probe_tablebase(s, ply, alpha, beta)
                 if value != PROBE_MISS:
                     return value
@@ -963,8 +963,12 @@ cdef class Engine:
             if not pv and entry.depth >= depth:
                 value = from_table(entry.score, ply)
                 bound = entry.agebound & 3
+                # a proven score holds only where nothing before the node can
+                # repeat (it was stored right after a capture: Step 3.7)
                 if (bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta)
-                        or (bound == BOUND_UPPER and value <= alpha)):
+                        or (bound == BOUND_UPPER and value <= alpha)) and (
+                            -PROVEN_MIN < value < PROVEN_MIN or not self.check_repetition
+                            or self.cap_at[ply] != self.cap_at[ply - 1]):
                     return value
 
         # Step 3.4.1. Reverse futility: near the horizon, off the principal
@@ -1115,11 +1119,16 @@ cdef class Engine:
         self.filter[key >> FILTER_SHIFT] -= 1
 
         # Step 3.7. Remember the result (the best move by its index in the
-        # kernel's generation order; none after a fail-low), unless it rests
-        # on a repetition of a position above this node: it would be wrong
-        # reached along another path (the graph-history interaction)
+        # kernel's generation order; none after a fail-low), unless another
+        # path could make it wrong (the graph-history interaction): it rests
+        # on a repetition of a position above this node, or it is proven and
+        # the node comes after a quiet move, so that another path to it
+        # could hold a position its search went through (a repetition
+        # there); right after a capture nothing before the node can repeat
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        if depth >= self.table_depth and self.dep >= ply:
+        if (depth >= self.table_depth and self.dep >= ply and (
+                not self.check_repetition or self.cap_at[ply] != self.cap_at[ply - 1]
+                or -PROVEN_MIN < best < PROVEN_MIN)):
             self.store(key, to_table(best, ply), bound, depth,
                        best_index if bound != BOUND_UPPER else -1)
         return best

@@ -156,3 +156,45 @@ def test_proven_scores_hold_where_the_history_decides(which: str, values, proven
         assert result == sign(truth), (start.text(), [m.text for m in pos.move_stack])
     assert proven >= 15
     assert differs >= 1  # the history did change the result somewhere
+
+
+def test_a_warm_table_proves_nothing_the_path_refutes(values) -> None:
+    """The table keeps results from search to search: a proven score
+    stored right after a capture must not be read where the same position
+    comes after quiet moves, whose positions its search may meet again.
+    Here, after E, South holds the draw with a; a table warmed by a shallow
+    search once made a lose too (a proven loss in 16)."""
+    start = Position("oware", text="1,0,0,0,0,1/0,0,0,0,1,1 22 22 n")
+    pos = start.play("E")
+    naive = ExhaustiveSolver()
+    naive.values = dict(values)
+    assert value_with_history(naive, pos, start) == 0
+    for shallow in (3, 4, 5):
+        searcher = Searcher()
+        searcher.search(pos, Limits(depth=shallow))
+        searcher.search(pos, Limits(depth=8))
+        assert searcher.lines[0].move == "a"
+        assert proven_result(searcher) in (None, 0)
+
+
+def test_warm_tables_keep_every_claim_right(values) -> None:
+    """One searcher through several searches of positions after quiet
+    moves: every proven result it claims is the game's."""
+    naive = ExhaustiveSolver()
+    naive.values = dict(values)
+    rng = random.Random(28)
+    proven = 0
+    for _ in range(25):
+        start = endgame(rng, rng.randrange(3, 5))
+        pos = walk(rng, start, rng.randrange(1, 6))
+        if pos.is_over() or pos is start:
+            continue
+        truth = sign(value_with_history(naive, pos, start))
+        searcher = Searcher()
+        for depth in (3, 6, 10):
+            searcher.search(pos, Limits(depth=depth))
+            result = proven_result(searcher)
+            if result is not None:
+                proven += 1
+                assert result == truth, (start.text(), [m.text for m in pos.move_stack], depth)
+    assert proven >= 10
