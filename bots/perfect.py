@@ -1,11 +1,14 @@
 """The ``perfect`` bot: Oware from the endgame databases.
 
-Within their range (seeds on the board <= the largest count built) it
-plays the move of best database value (tablebase.move_values: captures,
-then the value after the move; a move repeating a position of the game is
-valued by the repetition); among equal moves, a capture first. Above
-their range it is the alpha-beta search probing them at every node.
-Other variants: the alpha-beta search.
+A database value is the game started at the board with no history, so a
+move's value is known exactly only when the move ends the game or
+captures into an entry proven exact (the capture leaves nothing that can
+repeat: docs/databases.md). Within the databases' range, where every
+legal move's value is known so, the bot plays the best (among equals a
+capture first); elsewhere (a quiet move's value depends on the history
+since the last capture, which the board alone does not hold) it is the
+alpha-beta search reading the databases right after every capture, as
+above their range. Other variants: the alpha-beta search.
 
 ``TablebasePath`` empty means the default folder (tablebase.default_dir).
 """
@@ -39,6 +42,8 @@ class PerfectBot(AlphaBetaBot):
             return super().go(position, limits, emit, stop)
         values = tablebase.move_values(tb, position)
         wanted = [v for v in values if v.move in limits.searchmoves] or values
+        if not all(tablebase.exact_move_value(tb, position, v) for v in wanted):
+            return super().go(position, limits, emit, stop)
         best = tablebase.best_move(wanted)
         info = Info(depth=1, seldepth=1, score_cp=100 * best.value, nodes=len(wanted),
                     time=0, tbhits=len(wanted), pv=[best.move])

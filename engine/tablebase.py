@@ -416,6 +416,19 @@ def move_values(tablebase: Any, position: Any) -> list[MoveValue]:
     return out
 
 
+def exact_move_value(tablebase: Any, position: Any, value: MoveValue) -> bool:
+    """Whether ``value`` (of ``move_values``) is exact whatever the game's
+    history: the move ends the game, or it captures into an entry proven
+    exact (after a capture nothing can repeat what came before). A quiet
+    move's value is the databases' for the game started after it with no
+    history, which the game's own history can change."""
+    if value.ends:
+        return True
+    if not value.capture or not tablebase.proven:
+        return False
+    return not entry(tablebase, position.play(value.move).state).cycle
+
+
 def best_move(values: list[MoveValue]) -> MoveValue:
     """The best value; among equals a capture first (it makes progress,
     and the position after it starts a fresh history), then the first."""

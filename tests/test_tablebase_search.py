@@ -153,16 +153,65 @@ def perfect_bot(folder: Path):
     return bot
 
 
-def test_perfect_bot_never_gives_up_a_win_the_databases_show(folder: Path, tb) -> None:
+@pytest.fixture(scope="module")
+def proven_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("proven")
+    tablebase.build(path, 6, prove=True)
+    return path
+
+
+def test_perfect_bot_plays_a_database_move_only_where_every_value_is_exact(
+        proven_folder: Path) -> None:
+    """Where every move ends the game or captures into a proven entry the
+    bot plays the best database value; where a quiet move's value would
+    depend on the history, it searches."""
+    tb = tablebase.open_tablebase(proven_folder)
+    bot = perfect_bot(proven_folder)
     rng = random.Random(5)
-    bot = perfect_bot(folder)
-    wins = 0
-    for pos in playable(rng, 8, 60):
-        values = {v.move: v.value for v in tablebase.move_values(tb, pos)}
-        result = bot.go(pos, Limits(depth=4), lambda info: None, threading.Event())
-        assert values[result.best] == max(values.values())
-        wins += max(values.values()) > 0
-    assert wins > 10
+    exact = searched = 0
+    for pos in playable(rng, 6, 80):
+        values = tablebase.move_values(tb, pos)
+        seen: list[Info] = []
+        result = bot.go(pos, Limits(depth=4), seen.append, threading.Event())
+        if all(tablebase.exact_move_value(tb, pos, v) for v in values):
+            exact += 1
+            by_move = {v.move: v.value for v in values}
+            assert by_move[result.best] == max(by_move.values())
+            assert seen[-1].depth == 1
+        else:
+            searched += 1
+            assert seen[-1].depth >= 2  # the search iterated
+    assert exact >= 3 and searched >= 20
+
+
+def test_the_perfect_bot_holds_what_the_databases_claim(proven_folder: Path) -> None:
+    """Play-outs (engine/playout.py): from boards with no history whose
+    entry is proven exact, the perfect bot playing the side the databases
+    say wins (a side drawn at random for a draw) gets that result against
+    the engine deviating at random."""
+    from bingwa.engine.playout import Claim, deviating, play_out, random_endgame, search_player
+
+    tb = tablebase.open_tablebase(proven_folder)
+    bot = perfect_bot(proven_folder)
+
+    def perfect(position: Position) -> str:
+        best = bot.go(position, Limits(depth=8), lambda info: None, threading.Event()).best
+        assert best is not None
+        return best
+
+    rng = random.Random(26)
+    played = 0
+    while played < 25:
+        pos = random_endgame(rng, "oware", rng.randint(3, 6))
+        if tablebase.entry(tb, pos.state).cycle:
+            continue
+        margin = tablebase.total_margin(tb, pos.state)
+        winner = None if margin == 0 else (pos.turn if margin > 0 else 1 - pos.turn)
+        claim = Claim(winner, 10_000)
+        game = play_out(pos, claim, perfect,
+                        deviating(search_player(Searcher(), Limits(depth=8)), rng, 0.2), rng)
+        assert game.refuted is None, (pos.text(), game)
+        played += 1
 
 
 def test_perfect_bot_waits_for_stop_in_an_infinite_search(folder: Path) -> None:
