@@ -11,7 +11,10 @@ drawn at random) by the engine as it analysed, the other side by a
 refuter searching ``--refuter-depth`` plies with other settings that
 deviates at random (``--deviate``). Prints how many boards were drawn,
 claims made and refuted, with every refutation (exit 1 when any), and how
-many claimed wins the engine reached later than claimed. A
+many claimed wins the engine reached later than claimed. With
+``--tablebase`` it also plays out the databases' own claims: boards with
+no history whose entry is proven exact, the ``perfect`` bot on the side
+they say wins. A
 figure, not a test; Ctrl-C stops it with what it has.
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -94,6 +98,47 @@ def run_share(args: argparse.Namespace, share: int, shares: int) -> dict:
     return out
 
 
+def database_claims(args: argparse.Namespace, share: int, shares: int) -> dict:
+    """The databases' own claims: boards with no history whose entry is
+    proven exact, the perfect bot playing the side they say wins (a side
+    drawn at random for a draw) against the refuter."""
+    from bingwa.bots import find_bot
+    from bingwa.engine.playout import Claim
+
+    tb = tablebase.open_tablebase(args.tablebase)
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", args.tablebase)
+    out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": []}
+    for board in range(share, args.boards, shares):
+        rng = random.Random(f"{args.seed}:db:{board}")
+        pos = random_endgame(rng, "oware", rng.randint(args.seeds[0],
+                                                        min(args.seeds[1], tb.max_seeds)))
+        out["boards"] += 1
+        if tablebase.entry(tb, pos.state).cycle:
+            continue
+        margin = tablebase.total_margin(tb, pos.state)
+        claim = Claim(None if margin == 0 else (pos.turn if margin > 0 else 1 - pos.turn), 10**6)
+        out["claims"] += 1
+        out["wins" if claim.winner is not None else "draws"] += 1
+
+        def perfect(position: Position) -> str:
+            best = bot.go(position, Limits(depth=args.depth), lambda info: None,
+                          threading.Event()).best
+            assert best is not None
+            return best
+
+        refuter = Searcher()
+        refuter.knobs = dict(REFUTER_KNOBS)
+        game = play_out(pos, claim, perfect,
+                        deviating(search_player(refuter, Limits(depth=args.refuter_depth)), rng,
+                                  args.deviate), rng)
+        out["plies"] += len(game.moves)
+        if game.refuted:
+            out["refuted"].append(f"{pos.text()}: the databases' {claim.describe()}: "
+                                  f"{game.refuted}: {' '.join(game.moves)}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=positive, default=200)
@@ -124,16 +169,28 @@ def main(argv: list[str] | None = None) -> int:
                                  [args.jobs] * args.jobs):
                 for key, value in part.items():
                     total[key] += value
+            if args.tablebase:
+                tb_total = dict.fromkeys(total, 0) | {"refuted": []}
+                for part in pool.map(database_claims, [args] * args.jobs, range(args.jobs),
+                                     [args.jobs] * args.jobs):
+                    for key, value in part.items():
+                        tb_total[key] += value
     except KeyboardInterrupt:
         print("claims: interrupted", file=sys.stderr)
         return 130
     for line in total["refuted"]:
         print(f"refuted: {line}")
+    if args.tablebase:
+        for line in tb_total["refuted"]:
+            print(f"refuted: {line}")
+        print(f"databases: boards {tb_total['boards']}, exact claims {tb_total['claims']} "
+              f"({tb_total['wins']} wins, {tb_total['draws']} draws, {tb_total['plies']} plies "
+              f"played), refuted {len(tb_total['refuted'])}")
     print(f"boards {total['boards']}, claims {total['claims']} ({total['wins']} wins, "
           f"{total['draws']} draws, {total['plies']} plies played), refuted "
           f"{len(total['refuted'])}, wins reached later than claimed {total['slow']}, "
           f"{time.monotonic() - start:.0f} s")
-    return 1 if total["refuted"] else 0
+    return 1 if total["refuted"] or (args.tablebase and tb_total["refuted"]) else 0
 
 
 if __name__ == "__main__":
