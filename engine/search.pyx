@@ -157,7 +157,6 @@ cdef enum:
     # the probed node: its margin is exact, its distance unknown (beyond
     # every end the search sees, so that a seen end is preferred)
     TB_PLIES = 2 * MAX_PLY
-    NO_REPEAT = -1000          # repeat_ply: the key occurred nowhere before
 
 MATE_SCORE = WIN_BASE
 PROVEN_SCORE = PROVEN_MIN
@@ -247,6 +246,11 @@ cdef inline int tablebase_score(int margin, int ply) noexcept nogil:
     if margin < 0:
         return -(WIN_BASE - distance * MARGIN_SPAN + min_int(-margin, MARGIN_SPAN - 1))
     return 0
+
+
+cdef inline uint64_t stretch_key(uint64_t stretch) noexcept nogil:
+    """What a set of positions (the XOR of their keys) adds to a key."""
+    return (stretch ^ (stretch >> 29)) * <uint64_t> 0xBF58476D1CE4E5B9ULL
 
 
 cdef inline int to_table(int score, int ply) noexcept nogil:
@@ -347,11 +351,12 @@ cdef class Engine:
     cdef object tablebase             # keeps the databases alive while probed
     cdef readonly unsigned long long tbhits
     # the graph-history interaction (Step 3.7): each ply's captured
-    # difference (a change is a capture: nothing before it can repeat), and
-    # the lowest ply of the path (-1: the game before the root) that a
-    # repetition found below the current node rests on
+    # difference (a change is a capture: nothing before it can repeat)
     cdef int cap_at[MAX_PLY + 1]
-    cdef int dep
+    # the positions on the path since the last capture, before each ply's
+    # node (XOR of their keys; the root's: the game's): what repeats below
+    # a node after a quiet move depends on that set alone
+    cdef uint64_t stretch[MAX_PLY + 1]
 
     def __cinit__(self, int hash_mb=16):
         self.moves = <int*> calloc((MAX_PLY + 1) * MAX_MOVES, sizeof(int))
@@ -803,7 +808,9 @@ cdef class Engine:
         self.frac[1] = 0
         self.pv_len[0] = 0
         self.cap_at[0] = self.ops.captured(self.root_state)
-        self.dep = MAX_PLY + 1
+        self.stretch[0] = 0
+        for j in range(self.n_game_keys):
+            self.stretch[0] ^= self.game_keys[j]
         for i in range(pv_idx, self.n_roots):
             rm = &self.roots[i]
             self.ops.make_move(self.root_state, rm.code, child)
@@ -857,37 +864,22 @@ cdef class Engine:
 
     cdef inline int repeated(self, uint64_t key, int ply) noexcept nogil:
         """Whether ``key`` occurred before in the game or on the path."""
-        return self.repeat_ply(key, ply) != NO_REPEAT
-
-    cdef inline int repeat_ply(self, uint64_t key, int ply) noexcept nogil:
-        """The ply of the path at which ``key`` occurred before (-1: in the
-        game before the root), or NO_REPEAT."""
         cdef int i
         if self.filter[key >> FILTER_SHIFT] == 0:
-            return NO_REPEAT
+            return 0
         for i in range(ply - 1, -1, -1):
             if self.path[i] == key:
-                return i
+                return 1
         for i in range(self.n_game_keys - 1, -1, -1):
             if self.game_keys[i] == key:
-                return -1
-        return NO_REPEAT
+                return 1
+        return 0
 
     # -- Step 3. The main search ----------------------------------------------
     cdef int search(self, const unsigned char* s, uint64_t key, int ply, int depth, int alpha,
                     int beta, int pv) noexcept nogil:
         """``key`` is ``s``'s key, computed by the parent (child_key) so that
-        it can fetch the table's bucket early. Keeps ``dep`` for the parent:
-        the lowest path ply that a repetition in this subtree rests on."""
-        cdef int above = self.dep, value
-        self.dep = MAX_PLY + 1
-        value = self.search_node(s, key, ply, depth, alpha, beta, pv)
-        if above < self.dep:
-            self.dep = above
-        return value
-
-    cdef int search_node(self, const unsigned char* s, uint64_t key, int ply, int depth,
-                         int alpha, int beta, int pv) noexcept nogil:
+        it can fetch the table's bucket early."""
         cdef int* moves = self.moves + ply * MAX_MOVES
         cdef int* order = self.order + ply * MAX_MOVES
         cdef unsigned char* kids = self.children + <size_t> ply * MAX_MOVES * self.size
@@ -897,7 +889,7 @@ cdef class Engine:
         cdef int reduction, cost, futile, rfp
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
-        cdef int keyed, lazy, born, at
+        cdef int keyed, lazy, born, fresh
         cdef TTEntry* entry
         cdef unsigned char* child
         cdef int* line
@@ -930,17 +922,15 @@ cdef class Engine:
         side = self.ops.side_to_move(s)
         if self.ops.game_end(s, n, scores):
             return final_score(scores, side, ply)
-        if self.check_repetition:
-            at = self.repeat_ply(key, ply)
-            if at != NO_REPEAT:
-                if at < self.dep:
-                    self.dep = at
-                self.ops.repetition(s, n, scores)
-                return final_score(scores, side, ply)
+        if self.check_repetition and self.repeated(key, ply):
+            self.ops.repetition(s, n, scores)
+            return final_score(scores, side, ply)
         # Step 3.2.1. An endgame database, right after a capture: it holds the
         # game started with no history, and a capture leaves nothing that can
         # repeat (after a quiet move the path decides: docs/databases.md)
         self.cap_at[ply] = self.ops.captured(s)
+        fresh = not self.check_repetition or self.cap_at[ply] != self.cap_at[ply - 1]
+        self.stretch[ply] = 0 if fresh else self.stretch[ply - 1] ^ self.path[ply - 1]
         if self.tb_probe != NULL:
             if ply > 0 and self.cap_at[ply] != self.cap_at[ply - 1]:
                 value = self.probe_tablebase(s, ply, alpha, beta)
@@ -963,12 +953,21 @@ cdef class Engine:
             if not pv and entry.depth >= depth:
                 value = from_table(entry.score, ply)
                 bound = entry.agebound & 3
-                # a proven score holds only where nothing before the node can
-                # repeat (it was stored right after a capture: Step 3.7)
+                # a proven score under the position's own key was stored right
+                # after a capture (Step 3.7): it holds only there
                 if (bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta)
                         or (bound == BOUND_UPPER and value <= alpha)) and (
-                            -PROVEN_MIN < value < PROVEN_MIN or not self.check_repetition
-                            or self.cap_at[ply] != self.cap_at[ply - 1]):
+                            fresh or -PROVEN_MIN < value < PROVEN_MIN):
+                    return value
+        # after a quiet move, a proven score is kept under the key of the
+        # position and the positions on the path since the capture
+        if not fresh and not pv and depth >= self.table_depth:
+            entry = self.probe(key ^ stretch_key(self.stretch[ply]))
+            if entry != NULL and entry.depth >= depth:
+                value = from_table(entry.score, ply)
+                bound = entry.agebound & 3
+                if (bound == BOUND_EXACT or (bound == BOUND_LOWER and value >= beta)
+                        or (bound == BOUND_UPPER and value <= alpha)):
                     return value
 
         # Step 3.4.1. Reverse futility: near the horizon, off the principal
@@ -1119,18 +1118,21 @@ cdef class Engine:
         self.filter[key >> FILTER_SHIFT] -= 1
 
         # Step 3.7. Remember the result (the best move by its index in the
-        # kernel's generation order; none after a fail-low), unless another
-        # path could make it wrong (the graph-history interaction): it rests
-        # on a repetition of a position above this node, or it is proven and
-        # the node comes after a quiet move, so that another path to it
-        # could hold a position its search went through (a repetition
-        # there); right after a capture nothing before the node can repeat
+        # kernel's generation order; none after a fail-low). A heuristic
+        # score claims nothing and is kept under the position's key. A proven
+        # one must hold on every path that reads it (the graph-history
+        # interaction): right after a capture nothing before the node can
+        # repeat, so it goes under the position's key too; after a quiet
+        # move what repeats below depends on the positions on the path since
+        # the capture, so it goes under a key of the position and that set.
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        if (depth >= self.table_depth and self.dep >= ply and (
-                not self.check_repetition or self.cap_at[ply] != self.cap_at[ply - 1]
-                or -PROVEN_MIN < best < PROVEN_MIN)):
-            self.store(key, to_table(best, ply), bound, depth,
-                       best_index if bound != BOUND_UPPER else -1)
+        if depth >= self.table_depth:
+            if -PROVEN_MIN < best < PROVEN_MIN or fresh:
+                self.store(key, to_table(best, ply), bound, depth,
+                           best_index if bound != BOUND_UPPER else -1)
+            else:
+                self.store(key ^ stretch_key(self.stretch[ply]), to_table(best, ply), bound,
+                           depth, best_index if bound != BOUND_UPPER else -1)
         return best
 
     cdef void age_history(self) noexcept nogil:
