@@ -55,6 +55,17 @@ where it holds, so every answer stays the game's:
    points 1 and 3 and every later search then read. An answer found with
    an empty path narrows the pair of the game started there (``_free``),
    which every capture into that position reads.
+5. Before the first proof the pair of every position the board reaches
+   (captures included, the smaller counts first) is worked out as the
+   exhaustive solver's fourth fact does over a whole count: a worklist
+   from minus and plus the seeds inward, a capture-free move into the
+   same strongly connected component worth at least ``min(repetition,
+   -hi(child))`` and at most ``max(repetition, -lo(child))`` (into
+   another, where the child can never be on the path, ``-hi`` .. ``-lo``),
+   a capture by the pair of the game started at its child. Each step keeps
+   both bounds true along any path (by induction on the positions not yet
+   on it), so the pair is sound however far the worklist goes; point 4's
+   answers run it again from the positions before the one they narrow.
 
 The databases come in only through ``guess``: the first threshold tried
 at the root and the order of the moves (a wrong guess costs time, never
