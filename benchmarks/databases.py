@@ -297,7 +297,8 @@ def disputed_boards(path: Path) -> list[tuple[tuple[int, ...], int, int]]:
 
 
 def judge(boards_: list[tuple[int, ...]], side: int, node_cap: int | None,
-          folder: Path | None, claims: list[tuple[int, int]] | None = None) -> None:
+          folder: Path | None, claims: list[tuple[int, int]] | None = None,
+          first: int | None = None) -> None:
     """Judge each board (``side`` to move, no history) and print a row per
     board; ``claims``: the other solver's and bingwa's value of each."""
     from tablebase_judge import BoardJudge
@@ -314,7 +315,7 @@ def judge(boards_: list[tuple[int, ...]], side: int, node_cap: int | None,
     print(rule + "-------:|------:|--------:|", flush=True)
     for number, board in enumerate(boards_):
         state = (board, (0, 0), side)
-        found = judge_.judge(board, side, node_cap)
+        found = judge_.judge(board, side, node_cap, first)
         if found.value is not None:
             judged = f"{found.value:+d}"
         else:
@@ -380,6 +381,8 @@ def main() -> None:
                    help="nodes each board may take (then its bounds proven so far)")
     j.add_argument("--dir", type=Path, default=None,
                    help="databases whose values order the moves (guesses only)")
+    j.add_argument("--first", type=int, default=None,
+                   help="the first threshold proven (default: the database's value, else 0)")
     args = parser.parse_args()
     if args.command == "compare" and args.keep is not None and args.sample is not None:
         parser.error("--keep keeps a count solved in full: not with --sample")
@@ -408,7 +411,7 @@ def main() -> None:
         if args.command == "build":
             build(args.dir, args.max_seeds, args.jobs)
         elif args.command == "judge":
-            judge(given, "sn".index(args.side), args.node_cap, args.dir, claims)
+            judge(given, "sn".index(args.side), args.node_cap, args.dir, claims, args.first)
         else:
             compare(args.max_seeds, args.sample, args.node_cap, args.seed, args.jobs, args.keep)
     except KeyboardInterrupt:
