@@ -36,6 +36,22 @@ boards drawn at random (``--seed``), each within ``--node-cap`` nodes of
 the exhaustive search: the row counts the boards solved, and says how many
 the cap stopped (those are the hardest, so the sample solved leans to the
 easier boards).
+
+    python benchmarks/databases.py judge 2,0,0,0,1,0/3,1,1,2,0,0 [--side n] [--node-cap N] [--dir DIR]
+    python benchmarks/databases.py judge --disputed FILE [--node-cap N] [--dir DIR] [--first T]
+
+``judge`` decides single boards (10..12 seeds and beyond) by the proof
+search of tests/tablebase_judge.py, written apart from the databases, over
+what each board reaches: per board the value (or the bounds proven when
+``--node-cap`` stopped it), the proofs, nodes and seconds. With ``--dir``
+(databases built there, e.g. ``bingwa solve build oware --max-seeds 12
+--prove --dir DIR``) their values order the moves and give the first
+threshold, and are printed beside the judgement; they are never taken as
+an answer. ``--first T`` proves ``>= T`` first instead. ``--disputed``
+reads boards from a file of lines ``seeds board other bingwa`` (another
+solver's value and the databases'; ``#`` comments) and says which of the
+two the judgement bears out. One judge keeps what it proved from board to
+board.
 """
 
 from __future__ import annotations
