@@ -36,6 +36,22 @@ boards drawn at random (``--seed``), each within ``--node-cap`` nodes of
 the exhaustive search: the row counts the boards solved, and says how many
 the cap stopped (those are the hardest, so the sample solved leans to the
 easier boards).
+
+    python benchmarks/databases.py judge 2,0,0,0,1,0/3,1,1,2,0,0 [--side n] [--node-cap N] [--dir DIR]
+    python benchmarks/databases.py judge --disputed FILE [--node-cap N] [--dir DIR] [--first T]
+
+``judge`` decides single boards (10..12 seeds and beyond) by the proof
+search of tests/tablebase_judge.py, written apart from the databases, over
+what each board reaches: per board the value (or the bounds proven when
+``--node-cap`` stopped it), the proofs, nodes and seconds. With ``--dir``
+(databases built there, e.g. ``bingwa solve build oware --max-seeds 12
+--prove --dir DIR``) their values order the moves and give the first
+threshold, and are printed beside the judgement; they are never taken as
+an answer. ``--first T`` proves ``>= T`` first instead. ``--disputed``
+reads boards from a file of lines ``seeds board other bingwa`` (another
+solver's value and the databases'; ``#`` comments) and says which of the
+two the judgement bears out. One judge keeps what it proved from board to
+board.
 """
 
 from __future__ import annotations
@@ -253,6 +269,94 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
               f"| {solver.nodes - nodes:,} |", flush=True)
 
 
+class BadBoard(ValueError):
+    """A board on the command line or in a file that is not 12 counts."""
+
+
+def parse_board(text: str) -> tuple[int, ...]:
+    """``a,b,c,d,e,f/A,B,C,D,E,F`` (South's row, then North's) as 12 pits."""
+    rows = text.split("/")
+    if len(rows) != 2:
+        raise BadBoard(f"a board is two rows of 6 pits separated by '/', not {text!r}")
+    pits: list[int] = []
+    for name, row in zip(("South", "North"), rows):
+        counts = row.split(",")
+        if len(counts) != 6 or not all(c.strip().isdigit() for c in counts):
+            raise BadBoard(f"{name}'s row must be 6 counts of seeds separated by ',': {row!r} "
+                           f"in {text!r}")
+        pits += [int(c) for c in counts]
+    return tuple(pits)
+
+
+def disputed_boards(path: Path) -> list[tuple[tuple[int, ...], int, int]]:
+    """(board, the other solver's value, bingwa's) of each line of ``path``."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as exc:
+        raise BadBoard(f"{path}: {exc.strerror or exc}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        fields = line.split("#")[0].split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 4:
+                raise BadBoard(f"4 fields (seeds, board, other, bingwa), not {len(fields)}")
+            board = parse_board(fields[1])
+            seeds, other, mine = int(fields[0]), int(fields[2]), int(fields[3])
+        except (BadBoard, ValueError) as exc:
+            raise BadBoard(f"{path}:{number}: {exc}") from None
+        if sum(board) != seeds:
+            raise BadBoard(f"{path}:{number}: the board holds {sum(board)} seeds, not {seeds}")
+        out.append((board, other, mine))
+    return out
+
+
+def judge(boards_: list[tuple[int, ...]], side: int, node_cap: int | None,
+          folder: Path | None, claims: list[tuple[int, int]] | None = None,
+          first: int | None = None) -> None:
+    """Judge each board (``side`` to move, no history) and print a row per
+    board; ``claims``: the other solver's and bingwa's value of each."""
+    from tablebase_judge import BoardJudge
+
+    tb = tablebase.open_tablebase(folder) if folder is not None else None
+    guess = None if tb is None else (lambda s: tablebase.entry(tb, s).value)
+    judge_ = BoardJudge(guess=guess)
+    head = "| board | side | seeds | judged | database |"
+    rule = "|---|---|------:|-------:|---|"
+    if claims is not None:
+        head += " other | bingwa | right |"
+        rule += "------:|-------:|---|"
+    print(head + " proofs | nodes | seconds |")
+    print(rule + "-------:|------:|--------:|", flush=True)
+    for number, board in enumerate(boards_):
+        state = (board, (0, 0), side)
+        found = judge_.judge(board, side, node_cap, first)
+        if found.value is not None:
+            judged = f"{found.value:+d}"
+        else:
+            judged = f"[{found.lower:+d}, {found.upper:+d}] (cap)"
+        known = "-"
+        if tb is not None and tablebase.in_range(tb, state):
+            entry = tablebase.entry(tb, state)
+            known = f"{entry.value:+d} ({entry.kind})"
+        row = (f"| {','.join(map(str, board[:6]))}/{','.join(map(str, board[6:]))} "
+               f"| {'sn'[side]} | {sum(board)} | {judged} | {known} |")
+        if claims is not None:
+            other, mine = claims[number]
+            row += f" {other:+d} | {mine:+d} | {verdict(found, other, mine)} |"
+        print(row + f" {found.proofs} | {found.nodes:,} | {found.seconds:.1f} |", flush=True)
+
+
+def verdict(found, other: int, mine: int) -> str:
+    """Which of two claimed values the judgement (a value or bounds) bears out."""
+    fits = [name for name, value in (("other", other), ("bingwa", mine))
+            if found.lower <= value <= found.upper]
+    if found.value is not None:
+        return fits[0] if fits else "neither"
+    return ("undecided" if len(fits) != 1 else f"{fits[0]} (bounds)") if fits else "neither"
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number above 0 (one error line otherwise)."""
     try:
@@ -283,9 +387,37 @@ def main() -> None:
     c.add_argument("--keep", type=Path, default=None,
                    help="a folder that keeps the largest count's values as they are "
                         "solved: a run stopped and started again goes on from them")
+    j = sub.add_parser("judge")
+    j.add_argument("boards", nargs="*", metavar="BOARD",
+                   help="a board, South's row then North's: 2,0,0,0,1,0/3,1,1,2,0,0")
+    j.add_argument("--side", choices=("s", "n"), default="s", help="the side to move")
+    j.add_argument("--disputed", type=Path, default=None,
+                   help="a file of lines: seeds board other-value bingwa-value")
+    j.add_argument("--node-cap", type=positive, default=None,
+                   help="nodes each board may take (then its bounds proven so far)")
+    j.add_argument("--dir", type=Path, default=None,
+                   help="databases whose values order the moves (guesses only)")
+    j.add_argument("--first", type=int, default=None,
+                   help="the first threshold proven (default: the database's value, else 0)")
     args = parser.parse_args()
     if args.command == "compare" and args.keep is not None and args.sample is not None:
         parser.error("--keep keeps a count solved in full: not with --sample")
+    if args.command == "judge":
+        if not args.boards and args.disputed is None:
+            parser.error("judge: give boards or --disputed FILE")
+        try:
+            given = [parse_board(text) for text in args.boards]
+            claims = None
+            if args.disputed is not None:
+                disputed = disputed_boards(args.disputed)
+                if given:
+                    parser.error("judge: boards or --disputed, not both")
+                given = [board for board, _, _ in disputed]
+                claims = [(other, mine) for _, other, mine in disputed]
+            if args.dir is not None:
+                tablebase.open_tablebase(args.dir)
+        except (BadBoard, tablebase.TablebaseError) as exc:
+            parser.exit(2, f"judge: {exc}\n")
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -294,6 +426,8 @@ def main() -> None:
     try:
         if args.command == "build":
             build(args.dir, args.max_seeds, args.jobs)
+        elif args.command == "judge":
+            judge(given, "sn".index(args.side), args.node_cap, args.dir, claims, args.first)
         else:
             compare(args.max_seeds, args.sample, args.node_cap, args.seed, args.jobs, args.keep)
     except KeyboardInterrupt:
