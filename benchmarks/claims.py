@@ -31,16 +31,13 @@ from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
 from bingwa.engine.playout import (
     claim_of,
-    deviating,
     play_out,
     random_endgame,
+    refuter,
     search_player,
     walk,
 )
 from bingwa.engine.searcher import Searcher
-
-# the refuter searches with other settings than the engine's (docs/search.md)
-REFUTER_KNOBS = {"rfp": 0, "lmr": 0, "capture_cost": 0, "capture_cost_pv": -1}
 
 
 def seed_range(text: str) -> tuple[int, int]:
@@ -82,12 +79,8 @@ def run_share(args: argparse.Namespace, share: int, shares: int) -> dict:
             continue
         out["claims"] += 1
         out["wins" if claim.winner is not None else "draws"] += 1
-        refuter = Searcher()
-        refuter.knobs = dict(REFUTER_KNOBS)
-        refuter.set_tablebase(tb)
         game = play_out(pos, claim, search_player(engine, limits),
-                        deviating(search_player(refuter, Limits(depth=args.refuter_depth)), rng,
-                                  args.deviate), rng)
+                        refuter(Limits(depth=args.refuter_depth), rng, args.deviate, tb), rng)
         out["plies"] += len(game.moves)
         out["slow"] += game.slow
         if game.refuted:
@@ -127,11 +120,8 @@ def database_claims(args: argparse.Namespace, share: int, shares: int) -> dict:
             assert best is not None
             return best
 
-        refuter = Searcher()
-        refuter.knobs = dict(REFUTER_KNOBS)
         game = play_out(pos, claim, perfect,
-                        deviating(search_player(refuter, Limits(depth=args.refuter_depth)), rng,
-                                  args.deviate), rng)
+                        refuter(Limits(depth=args.refuter_depth), rng, args.deviate), rng)
         out["plies"] += len(game.moves)
         if game.refuted:
             out["refuted"].append(f"{pos.text()}: the databases' {claim.describe()}: "

@@ -26,6 +26,9 @@ from .searcher import Searcher
 # picks a move for the side to move (the game is not over)
 Player = Callable[[Position], str]
 
+# the refuter searches with other settings than the engine's (docs/search.md)
+REFUTER_KNOBS = {"rfp": 0, "lmr": 0, "capture_cost": 0, "capture_cost_pv": -1}
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -65,6 +68,16 @@ def search_player(searcher: Searcher, limits: Limits) -> Player:
         return best
 
     return play
+
+
+def refuter(limits: Limits, rng: random.Random, rate: float, tablebase: Any = None) -> Player:
+    """The engine with REFUTER_KNOBS within ``limits`` (reading
+    ``tablebase`` if given), playing a random legal move with probability
+    ``rate``."""
+    searcher = Searcher()
+    searcher.knobs = dict(REFUTER_KNOBS)
+    searcher.set_tablebase(tablebase)
+    return deviating(search_player(searcher, limits), rng, rate)
 
 
 def deviating(player: Player, rng: random.Random, rate: float) -> Player:

@@ -12,18 +12,15 @@ from bingwa.engine.limits import Limits
 from bingwa.engine.playout import (
     Claim,
     claim_of,
-    deviating,
     play_out,
     random_endgame,
+    refuter,
     search_player,
     walk,
 )
 from bingwa.engine.searcher import Searcher
 
 pytest.importorskip("bingwa.engine.search")
-
-REFUTER_KNOBS = {"rfp": 0, "lmr": 0, "capture_cost": 0, "capture_cost_pv": -1}
-
 
 @pytest.fixture(scope="module")
 def proven_tb(tmp_path_factory: pytest.TempPathFactory):
@@ -62,10 +59,8 @@ def test_no_claim_of_the_search_is_refuted_by_play(databases: bool, proven_tb) -
     assert any(pos.move_stack for pos, _ in found)
     for pos, claim in found:
         engine = engine_with(tb)
-        refuter = Searcher()
-        refuter.knobs = dict(REFUTER_KNOBS)
         game = play_out(pos, claim, search_player(engine, Limits(depth=8)),
-                        deviating(search_player(refuter, Limits(depth=10)), rng, 0.2), rng)
+                        refuter(Limits(depth=10), rng, 0.2), rng)
         assert game.refuted is None, (pos.text(), [m.text for m in pos.move_stack], game)
         assert game.result is not None
 
