@@ -25,14 +25,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bingwa import __version__
 from bingwa.engine import BingwaError
 from bingwa.engine.limits import Info
 from bingwa.protocol.errors import EngineError
 
 from .engines import EnginePool, EngineSlot
 from .live import HINT_LINES, HINT_PLAYER, Send, hint_lines
-from .messages import THINK_RANGES, MessageError, parse_message
+from .messages import MessageError, parse_message
 from .rooms import (
     ROOM_ID,
     SEATS,
@@ -45,7 +44,7 @@ from .rooms import (
     parse_clock,
     token_hash,
 )
-from .server import POOL_KEY, same_origin, variants_view
+from .server import POOL_KEY, hello_message, same_origin
 from .session import score_text
 
 ROOM_MESSAGE = 4096  # bytes: the largest message a room page sends is a move
@@ -386,9 +385,7 @@ async def room_socket(request: web.Request) -> web.StreamResponse:
         if not ws.closed:
             await ws.send_json(message)
 
-    await send({"type": "hello", "version": __version__, "variants": variants_view(),
-                "engines": hall.pool.names,
-                "think": {k: list(v) for k, v in THINK_RANGES.items()}})
+    await send(hello_message(hall.pool))
     try:
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:

@@ -51,6 +51,13 @@ def variants_view() -> list[dict[str, Any]]:
     return out
 
 
+def hello_message(pool: EnginePool) -> dict[str, Any]:
+    """The first message of every socket, a game's or a room's: the
+    version, the variants, the engines and the thinking ranges."""
+    return {"type": "hello", "version": __version__, "variants": variants_view(),
+            "engines": pool.names, "think": {k: list(v) for k, v in THINK_RANGES.items()}}
+
+
 def make_app(pool: EnginePool | None = None, rooms: Any = None) -> web.Application:
     """The app; ``rooms`` is the RoomStore of the rooms (in memory if None)."""
     from .room_server import setup_rooms  # it imports this module
@@ -133,8 +140,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             await ws.send_json(message)
 
     pool: EnginePool = app[POOL_KEY]
-    await send({"type": "hello", "version": __version__, "variants": variants_view(),
-                "engines": pool.names, "think": {k: list(v) for k, v in THINK_RANGES.items()}})
+    await send(hello_message(pool))
     try:
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
