@@ -928,11 +928,14 @@ cdef class Engine:
         # Step 3.2.1. An endgame database, right after a capture: it holds the
         # game started with no history, and a capture leaves nothing that can
         # repeat (after a quiet move the path decides: docs/databases.md)
-        self.cap_at[ply] = self.ops.captured(s)
-        fresh = not self.check_repetition or self.cap_at[ply] != self.cap_at[ply - 1]
-        self.stretch[ply] = 0 if fresh else self.stretch[ply - 1] ^ self.path[ply - 1]
-        if self.tb_probe != NULL:
-            if ply > 0 and self.cap_at[ply] != self.cap_at[ply - 1]:
+        # (without repetitions every node is as good as right after a capture)
+        fresh = 1
+        if self.check_repetition:
+            self.cap_at[ply] = self.ops.captured(s)
+            fresh = self.cap_at[ply] != self.cap_at[ply - 1]
+            self.stretch[ply] = 0 if fresh else self.stretch[ply - 1] ^ self.path[ply - 1]
+        if self.tb_probe != NULL:  # Oware only, whose repetitions end the game
+            if fresh:
                 value = self.probe_tablebase(s, ply, alpha, beta)
                 if value != PROBE_MISS:
                     return value
