@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from .kernel import PureKernel
-from .oware import HALF, PITS, TwoRowVariant, own_row
+from .tworow import HALF, PITS, TwoRowVariant, own_row
 from .variant import register
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .kernel import PureKernel
-from .oware import TwoRowVariant
+from .tworow import TwoRowVariant
 from .variant import OptionSpec, register
 
 

@@ -23,22 +23,14 @@ _oware.pyx implements the same and is tested against this file):
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from .kernel import PureKernel
-from .tworow import draw_board, format_state, parse_pit_letter, parse_state, pit_letter
-from .variant import OptionSpec, Variant, register
-
-PITS = 12
-SEEDS = 48
-HALF = 24
+from .tworow import HALF, PITS, TwoRowVariant, own_row
+from .variant import OptionSpec, register
 
 GRAND_SLAM_RULES = ("nocapture", "forbidden", "capture", "leave-first", "leave-last", "opponent")
 NOCAPTURE, FORBIDDEN, CAPTURE, LEAVE_FIRST, LEAVE_LAST, OPPONENT = range(6)
-
-
-def own_row(side: int) -> range:
-    return range(6 * side, 6 * side + 6)
 
 
 def distribute_seeds(pits: list[int], origin: int) -> int:
@@ -138,83 +130,6 @@ class OwareRules(PureKernel):
     def key_values(self, state: Any) -> Any:
         pits, scores, turn = state
         return (*pits, *scores, turn)
-
-
-def own_rows_scores(state: Any) -> tuple[int, int]:
-    """Each player adds the seeds of his own row (repetition; no move)."""
-    pits, scores, _ = state
-    m = len(pits) // 2
-    return scores[0] + sum(pits[:m]), scores[1] + sum(pits[m:])
-
-
-class TwoRowVariant(Variant):
-    """Notation and facts shared by Oware, Ayoayo and Kalah."""
-
-    store_word = "Captured"
-
-    @property
-    def pits_per_side(self) -> int:
-        return 6
-
-    def initial_state(self) -> Any:
-        m = self.pits_per_side
-        return ((self.seeds_per_pit(),) * (2 * m), (0, 0), 0)
-
-    def seeds_per_pit(self) -> int:
-        return 4
-
-    def total_seeds(self) -> int:
-        return 2 * self.pits_per_side * self.seeds_per_pit()
-
-    def side_to_move(self, state: Any) -> int:
-        return state[2]
-
-    def seeds_on_board(self, state: Any) -> int:
-        return sum(state[0])
-
-    #: whether moves_left guesses from the seeds on the board (Kalah and
-    #: Ayoayo, measured; Oware's games are long and vary too much)
-    guesses_moves_left: ClassVar[bool] = False
-
-    def moves_left(self, state: Any) -> int | None:
-        """A quarter of the seeds on the board, plus 3: about the 75th
-        percentile, at every seed count, of the moves a side still made
-        before its search proved the game's result (after which a move
-        takes milliseconds), in 400 games each of Kalah(6,4) and Ayoayo at
-        --tc 5+0.05 (docs/strength.md, Time management)."""
-        if not self.guesses_moves_left:
-            return None
-        return self.seeds_on_board(state) // 4 + 3
-
-    def repetition_scores(self, state: Any) -> tuple[int, int]:
-        return own_rows_scores(state)
-
-    def parse_position(self, text: str) -> Any:
-        return parse_state(text, self.pits_per_side, self.total_seeds())
-
-    def format_position(self, state: Any) -> str:
-        return format_state(state, self.pits_per_side)
-
-    def parse_move(self, text: str, state: Any) -> int:
-        return parse_pit_letter(text, self.pits_per_side)
-
-    def format_move(self, code: int, state: Any) -> str:
-        return pit_letter(code, self.pits_per_side)
-
-    def draw(self, state: Any, last_move: int | None = None) -> str:
-        return draw_board(state, self.pits_per_side, last_move, self.store_word)
-
-    def illegal_reason(self, state: Any, code: int) -> str:
-        pits, _, mover = state
-        m = self.pits_per_side
-        if code // m != mover:
-            return f"not your pit ({('South', 'North')[mover]} to move)"
-        if not pits[code]:
-            return "that pit is empty"
-        return self.rule_reason(state, code)
-
-    def rule_reason(self, state: Any, code: int) -> str:
-        return "not a legal move in this position"
 
 
 @register

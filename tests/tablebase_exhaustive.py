@@ -4,7 +4,7 @@ apart from the databases (tests and benchmarks/databases.py compare them).
 It plays bingwa's rules through the pure-Python kernel (oware.OwareRules)
 on states whose scores are (0, 0), so the "more than 24" end never comes
 (the databases' game), and ends a game when a position repeats, each side
-taking his own row (oware.own_rows_scores), as Position does. The value
+taking his own row (tworow.own_rows_scores), as Position does. The value
 of a position is the game started there, with no history: a negamax over
 every line, the path since the last capture remembered.
 
@@ -63,7 +63,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from bingwa.engine.oware import OwareRules, own_rows_scores
+from bingwa.engine.oware import OwareRules
+from bingwa.engine.tworow import own_rows_scores
 
 INF = 99
 

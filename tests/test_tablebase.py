@@ -12,8 +12,9 @@ import pytest
 from tablebase_exhaustive import ExhaustiveSolver, NaiveSolver, NodeLimit, boards
 
 from bingwa.engine import tablebase
-from bingwa.engine.oware import GRAND_SLAM_RULES, OwareRules, own_rows_scores
+from bingwa.engine.oware import GRAND_SLAM_RULES, OwareRules
 from bingwa.engine.tablebase import TablebaseError
+from bingwa.engine.tworow import own_rows_scores
 
 db = pytest.importorskip("bingwa.engine._owaredb")
 
