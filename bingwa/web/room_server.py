@@ -44,8 +44,8 @@ from .rooms import (
     parse_clock,
     token_hash,
 )
-from .server import POOL_KEY, hello_message, same_origin
 from .session import score_text
+from .sockets import POOL_KEY, hello_message, same_origin
 
 ROOM_MESSAGE = 4096  # bytes: the largest message a room page sends is a move
 MAX_ROOMS = 500

@@ -13,55 +13,27 @@ from __future__ import annotations
 import itertools
 from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bingwa import __version__
 from bingwa.engine import BingwaError
-from bingwa.engine.variant import REGISTRY, variant_names
 
 from .engines import EnginePool
 from .live import LiveGame
-from .messages import MAX_MESSAGE, THINK_RANGES, MessageError, parse_message
+from .messages import MAX_MESSAGE, MessageError, parse_message
+from .room_server import setup_rooms
 from .session import GameSession
+from .sockets import POOL_KEY, hello_message, same_origin
 
 MAX_GAMES = 100
 STATIC = resources.files("bingwa.web") / "static"
-POOL_KEY = web.AppKey("pool", EnginePool)
 GAMES_KEY = web.AppKey("games", dict)
 LATENCIES_KEY = web.AppKey("latencies", list)
 _page_ids = itertools.count(1)
 
 
-TITLES = {"oware": "Oware (Abapa)", "ayoayo": "Ayoayo", "kalah": "Kalah",
-          "bao": "Bao la Kiswahili", "kujifunza": "Bao la Kujifunza"}
-
-
-def variants_view() -> list[dict[str, Any]]:
-    """The variants and their options, for the page's new-game form."""
-    out = []
-    for name in variant_names():
-        cls = REGISTRY[name]
-        options = [{"name": o.name, "kind": o.kind, "default": o.default,
-                    "choices": list(o.choices), "low": o.low, "high": o.high, "help": o.help}
-                   for o in cls.option_specs]
-        title = TITLES.get(name, name.capitalize())
-        out.append({"name": name, "title": title, "options": options})
-    return out
-
-
-def hello_message(pool: EnginePool) -> dict[str, Any]:
-    """The first message of every socket, a game's or a room's: the
-    version, the variants, the engines and the thinking ranges."""
-    return {"type": "hello", "version": __version__, "variants": variants_view(),
-            "engines": pool.names, "think": {k: list(v) for k, v in THINK_RANGES.items()}}
-
-
 def make_app(pool: EnginePool | None = None, rooms: Any = None) -> web.Application:
     """The app; ``rooms`` is the RoomStore of the rooms (in memory if None)."""
-    from .room_server import setup_rooms  # it imports this module
-
     app = web.Application(client_max_size=MAX_MESSAGE)
     app[POOL_KEY] = pool or EnginePool()
     setup_rooms(app, rooms)
@@ -115,13 +87,6 @@ def find_game(app: web.Application, game_id: str | None) -> LiveGame:
     game = LiveGame(GameSession(), app[POOL_KEY], app[LATENCIES_KEY])
     games[game.session.id] = game
     return game
-
-
-def same_origin(request: web.Request) -> bool:
-    """A browser names the page that opens a socket: only our own page may
-    (another site open in the same browser must not drive the engines)."""
-    origin = request.headers.get("Origin")
-    return origin is None or urlsplit(origin).netloc == request.host
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
