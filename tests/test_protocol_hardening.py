@@ -17,7 +17,8 @@ from bingwa.bots import bot_names, find_bot
 from bingwa.engine import Position
 from bingwa.engine.perft import PerftStopped
 from bingwa.engine.perft import count as perft_count
-from bingwa.protocol.server import MAX_ERROR, MAX_LINE, MAX_SEARCHMOVES
+from bingwa.protocol.jobs import MAX_SEARCHMOVES
+from bingwa.protocol.server import MAX_ERROR, MAX_LINE
 
 sys.path.insert(0, str(Path(__file__).parent))
 from protocol_testbots import BusyBot, ServerSession, StubbornBot  # noqa: E402
