@@ -594,11 +594,8 @@ class EngineServer:
     def _run_bench(self, job: Job) -> None:
         """The search's bench (``bingwa bench``): the same positions, depths
         and node count."""
-        try:
-            from bingwa.cli_search import bench_run
-        except ImportError:
-            self.info_string("bench is not available in this build (no search benchmark)")
-            return
+        from bingwa.engine.bench import bench_run
+
         nodes, seconds, rows = bench_run(stop=job.stop)
         if job.stop.is_set():
             self.info_string(f"bench stopped after {len(rows)} variants")

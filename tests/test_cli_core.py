@@ -153,3 +153,10 @@ def listed_commands(output: str) -> list[str]:
 def test_help_lists_every_command():
     assert listed_commands(run("--help").output) == list(COMMANDS)
     assert listed_commands(run("solve", "--help").output) == list(SOLVE_COMMANDS)
+
+
+def test_bingwa_bench_searches_with_the_bench_table_size():
+    from bingwa.cli_search import bench
+    from bingwa.engine.bench import BENCH_HASH_MB
+
+    assert [p.default for p in bench.params if p.name == "hash_mb"] == [BENCH_HASH_MB]
