@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from bingwa.cli import load_variant, main, run_stoppable
+from bingwa.cli_common import load_variant, run_stoppable
 
 # perft goes one ply deeper until a depth takes this long: each ply costs
 # ~2-6 times the one before, so the shown depth takes ~0.1-0.5 s on any
@@ -181,7 +181,7 @@ def terminal_console() -> Any | None:
     return Console()
 
 
-@main.command()
+@click.command()
 @click.option("--games", type=click.IntRange(0, 100), default=4, show_default=True,
               help="Games per variant (0: perft only).")
 @click.option("--depth", type=click.IntRange(1, PERFT_MAX_DEPTH), default=None,

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from bingwa.cli import fail, load_position, load_variant, main, run_stoppable, variant_option
+from bingwa.cli_common import fail, load_position, load_variant, run_stoppable, variant_option
 from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
 SIDES = {"south": 0, "north": 1}
@@ -27,7 +27,7 @@ HINT_BOT = "alphabeta"  # the engine whose ranked moves ``hint`` shows
 
 
 # -- bots -----------------------------------------------------------------
-@main.command("bots")
+@click.command("bots")
 def bots_command() -> None:
     """List the bots, one line each (use them with --bot NAME)."""
     from bingwa.bots import bot_names, find_bot
@@ -442,7 +442,7 @@ class PlaySession:
         self.term.echo(f"saved {len(record.moves)} moves to {path}")
 
 
-@main.command(epilog=old_spelling_note("the variant as the first argument (bingwa play oware)",
+@click.command(epilog=old_spelling_note("the variant as the first argument (bingwa play oware)",
                                       "-v/--variant (bingwa play -v oware)"))
 @variant_choice()
 @click.option("--bot", "-b", "bot_name", default=None,
@@ -628,7 +628,7 @@ class ReplaySession:
         return "  ".join(words) or "(no moves)"
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", "game_number", type=click.IntRange(1), default=1,
               show_default=True, help="Which game of the file.")

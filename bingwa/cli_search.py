@@ -12,19 +12,18 @@ from typing import Any
 
 import click
 
-from bingwa.cli import (
+from bingwa.cli_common import (
     Interrupted,
     fail,
     load_position,
     load_variant,
-    main,
     run_stoppable,
     variant_option,
 )
 from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
 
-@main.command()
+@click.command()
 @click.option("--depth", type=click.IntRange(1, 64), default=None,
               help="One depth for every variant (default: the bench's own).")
 # the bench's BENCH_HASH_MB, written out so that the engine is not imported
@@ -94,7 +93,7 @@ def format_info(info) -> str:
     return "info " + " ".join(parts)
 
 
-@main.command(epilog=old_spelling_note("the variant as the first argument (bingwa analyse oware)",
+@click.command(epilog=old_spelling_note("the variant as the first argument (bingwa analyse oware)",
                                       "-v/--variant (bingwa analyse -v oware)"))
 @variant_choice()
 @click.option("--position", "-p", "position_text", help="Start from this position string.")

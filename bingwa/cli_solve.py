@@ -10,16 +10,13 @@ from pathlib import Path
 
 import click
 
-from bingwa.cli import fail, load_position, load_variant, main, variant_option
+from bingwa.cli_common import fail, load_position, load_variant, variant_option
 from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
 
 @click.group()
 def solve() -> None:
     """Exact values: endgame databases and solvers."""
-
-
-main.add_command(solve)
 
 
 def oware_variant(variant: str, options: tuple[str, ...]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from bingwa.cli import fail, load_position, load_variant, variant_option
+from bingwa.cli_common import fail, load_position, load_variant, variant_option
 from bingwa.cli_solve import solve
 
 

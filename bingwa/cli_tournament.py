@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import click
 from click.core import ParameterSource
 
-from bingwa.cli import fail, main, variant_option
+from bingwa.cli_common import fail, variant_option
 from bingwa.cli_db import check_anchor_entered, check_anchor_played, check_run
 from bingwa.cli_spelling import UNTIL
 
@@ -341,7 +341,7 @@ def _open_store(path: str, must_exist: bool = False):
         _fail(str(exc))
 
 
-@main.command(cls=RunCommand)
+@click.command(cls=RunCommand)
 @click.option("--engine", "-e", "engines", multiple=True, metavar="SPEC",
               help="An engine: 'name=N cmd=\"COMMAND\" [protocol=uci|auale] [option.NAME=V] [nodes=..]', "
                    "or a built-in bot's name.")
@@ -495,7 +495,7 @@ def _sprt_fail(message: str) -> NoReturn:
     sys.exit(3)
 
 
-@main.command(cls=SprtCommand)
+@click.command(cls=SprtCommand)
 @click.option("--new", "new_cmd", required=False, help="The engine under test (a command, a bot name, or an engine spec).")
 @click.option("--base", "base_cmd", required=False, help="The engine it must not be weaker than.")
 @click.option("--variant", "-v", "variant_name", default="oware", show_default=True)
@@ -565,7 +565,7 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
     sys.exit({"H1": 0, "H0": 1}.get(summary.decision or "", 2))
 
 
-@main.command()
+@click.command()
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--variant", "-v", "variant_name", default=None, help="Only this variant.")
 @click.option("--run", "run_id", type=int, default=None, help="Only this run (default: every run).")
@@ -600,7 +600,7 @@ def ratings(ctx, db, variant_name, run_id, anchor, bootstrap, html_path) -> None
     _write_report(store, run_id, html_path, variants)
 
 
-@main.command()
+@click.command()
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["records", "csv", "json"]), default="records",
               show_default=True, help="Game records (docs/records.md), CSV (a row a game) or JSON.")
