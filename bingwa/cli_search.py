@@ -166,7 +166,7 @@ def analyse(
         raise
     show_ranked_lines(pos, searcher)
     if solve_exact:
-        from bingwa.cli_solve_exact import echo_kalah_value
+        from bingwa.cli_solve import echo_kalah_value
 
         echo_kalah_value(pos)
 
