@@ -382,12 +382,7 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
         config = _config(
             "gauntlet" if gauntlet else "round-robin", specs,
             _variants(variant_names_, all_variants, options), _time_control(tc, st, nodes, depth),
-            rounds=rounds, gauntlet=gauntlet, anchor=anchor, concurrency=concurrency,
-            openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
-            opening_depth=opening_depth,
-            seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
-            move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
-            start_timeout=start_timeout, batch_pairs=batch_pairs,
+            ctx.params, rounds=rounds, gauntlet=gauntlet, anchor=anchor,
         )
         _check_options(specs)
     _setup_log(log_path)
@@ -406,24 +401,31 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
-def _config(kind, specs, variants, control, **kw: Any):
+def _config(kind, specs, variants, control, given: dict[str, Any], *, rounds: int | None = None,
+            gauntlet: str | None = None, sprt: Any = None, max_games: int | None = None,
+            anchor: str = "random"):
+    """The RunConfig of a new run: ``given`` is the command's parameters
+    (ctx.params), of which the options tournament and sprt share
+    (_run_options) are read; the arguments say what the kind of run adds."""
     from bingwa.tournament.config import OpeningsConfig, RunConfig
     from bingwa.tournament.referee import Adjudication, Rules
     from bingwa.tournament.schedule import ScheduleError
 
-    rules = Rules(kw["time_margin"], round(kw["timeout"] * 1000),
-                  Adjudication(kw["adjudicate_margin"], kw["adjudicate_plies"], kw["move_cap"]),
-                  ready_timeout_ms=_ms(kw["ready_timeout"]), start_timeout_ms=_ms(kw["start_timeout"]))
-    openings = OpeningsConfig(file=kw["openings_file"], plies=kw["opening_plies"],
-                              margin_cp=kw["opening_margin"], depth=kw["opening_depth"], seed=kw["seed"])
-    if kw["openings_file"]:
-        _check_openings(kw["openings_file"], variants)
+    rules = Rules(given["time_margin"], round(given["timeout"] * 1000),
+                  Adjudication(given["adjudicate_margin"], given["adjudicate_plies"], given["move_cap"]),
+                  ready_timeout_ms=_ms(given["ready_timeout"]),
+                  start_timeout_ms=_ms(given["start_timeout"]))
+    openings = OpeningsConfig(file=given["openings_file"], plies=given["opening_plies"],
+                              margin_cp=given["opening_margin"], depth=given["opening_depth"],
+                              seed=given["seed"])
+    if given["openings_file"]:
+        _check_openings(given["openings_file"], variants)
     try:
         return RunConfig(
-            kind=kind, engines=specs, variants=variants, tc=control, rounds=kw.get("rounds"),
-            rules=rules, openings=openings, concurrency=kw["concurrency"] or os.cpu_count() or 1,
-            gauntlet=kw.get("gauntlet"), sprt=kw.get("sprt"), max_games=kw.get("max_games"),
-            batch_pairs=kw["batch_pairs"], anchor=kw.get("anchor", "random"),
+            kind=kind, engines=specs, variants=variants, tc=control, rounds=rounds,
+            rules=rules, openings=openings, concurrency=given["concurrency"] or os.cpu_count() or 1,
+            gauntlet=gauntlet, sprt=sprt, max_games=max_games,
+            batch_pairs=given["batch_pairs"], anchor=anchor,
         )
     except ScheduleError as exc:
         _fail(str(exc))
@@ -538,12 +540,7 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
         specs = _sprt_pair(_sprt_engine(new_cmd, "new"), _sprt_engine(base_cmd, "base"))
         config = _config(
             "sprt", specs, _variants((variant_name,), False, options), _time_control(tc, st, nodes, depth),
-            rounds=None, sprt=test, max_games=max_games, anchor=specs[1].name, concurrency=concurrency,
-            openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
-            opening_depth=opening_depth,
-            seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
-            move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
-            start_timeout=start_timeout, batch_pairs=batch_pairs,
+            ctx.params, sprt=test, max_games=max_games, anchor=specs[1].name,
         )
         _check_options(specs)
     _setup_log(log_path)
