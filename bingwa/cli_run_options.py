@@ -58,7 +58,7 @@ class SprtCommand(RunCommand):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            exc.exit_code = 3
+            exc.exit_code = 3  # type: ignore[misc]  # click types it a ClassVar: this one error exits 3
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
