@@ -114,8 +114,7 @@ cdef enum:
     LMR2_MIN_DEPTH = 6         # lmr 2: two plies from this depth ...
     LMR2_MIN_SEARCHED = 4      # ... for the moves after this many
     RFP_MAX_DEPTH = 3          # reverse futility (rfp) up to this depth
-    FUTILITY_MAX_DEPTH = 2     # futility (futility) up to this depth
-    PRUNE_MARGIN_MAX = 100000  # largest margin per ply of either
+    PRUNE_MARGIN_MAX = 100000  # largest rfp margin per ply
 
     TT_MIN_DEPTH = 1           # table from this far above the horizon (or Ops.table_depth)
     CHECK_EVERY = 1024         # nodes between clock reads
@@ -223,7 +222,6 @@ cdef class Engine:
     cdef public int ext_pct
     cdef int lmr_plies                # late move reductions (lmr)
     cdef int rfp_margin               # reverse futility pruning (rfp), per ply
-    cdef int futility_margin          # futility pruning of quiet moves (futility), per ply
     cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
     cdef int table_depth              # in force for this search
     # endgame databases (NULL: none; no node count changes without them)
@@ -266,7 +264,6 @@ cdef class Engine:
         self.ext_pct = 200
         self.lmr_plies = 0
         self.rfp_margin = 0
-        self.futility_margin = 0
         self.tt_min_depth = 0
         self.table_depth = TT_MIN_DEPTH
         self.tb_probe = NULL
@@ -523,22 +520,6 @@ cdef class Engine:
             raise ValueError(f"rfp must be 0..{PRUNE_MARGIN_MAX} centi-seeds")
         self.rfp_margin = margin
 
-    @property
-    def futility(self):
-        """Futility pruning: 0 (off, the default) or a margin in
-        centi-seeds per ply. Away from the principal variation and at most
-        FUTILITY_MAX_DEPTH plies above the horizon, where the static value
-        plus that margin times the depth cannot reach alpha, the quiet
-        moves after the first (neither captures, extra turns nor killers)
-        are not searched."""
-        return self.futility_margin
-
-    @futility.setter
-    def futility(self, int margin):
-        if not 0 <= margin <= PRUNE_MARGIN_MAX:
-            raise ValueError(f"futility must be 0..{PRUNE_MARGIN_MAX} centi-seeds")
-        self.futility_margin = margin
-
     def set_qsearch(self, bint enabled):
         """Search capture sequences past the horizon (on by default)."""
         self.qsearch_enabled = enabled
@@ -715,7 +696,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
-        cdef int reduction, cost, futile, rfp
+        cdef int reduction, cost
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born, fresh
@@ -805,15 +786,11 @@ cdef class Engine:
         # Step 3.4.1. Reverse futility: near the horizon, off the principal
         # variation, a static value far above beta is taken as the node's
         # (rfp; never where a proven score is at stake)
-        rfp = self.rfp_margin and depth <= RFP_MAX_DEPTH
-        futile = self.futility_margin and depth <= FUTILITY_MAX_DEPTH
-        if (rfp or futile) and not pv and -PROVEN_MIN < alpha and beta < PROVEN_MIN:
+        if (self.rfp_margin and depth <= RFP_MAX_DEPTH and not pv
+                and -PROVEN_MIN < alpha and beta < PROVEN_MIN):
             value = self.static_value(s)
-            if rfp and value - self.rfp_margin * depth >= beta:
+            if value - self.rfp_margin * depth >= beta:
                 return value
-            futile = futile and value + self.futility_margin * depth <= alpha
-        else:
-            futile = 0
 
         # Step 3.5. The table move is searched before the other children are
         # made; they are then ordered by capture gain (and extra turns),
@@ -869,10 +846,6 @@ cdef class Engine:
                     self.ops.make_move(s, moves[pick], kids + pick * self.size)
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
-            # Step 3.6.0. Futility: a quiet move cannot lift a hopeless node
-            # near the horizon to alpha (futility)
-            if futile and searched and o < ORDER_KILLER and not same:
-                continue
             # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
             # turn) or captures costs no depth, while the line is shorter than
             # ext_pct per cent of the nominal depth (docs/strength.md)
