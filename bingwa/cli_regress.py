@@ -24,7 +24,6 @@ log is kept next to it.
 
 from __future__ import annotations
 
-import fcntl
 import io
 import os
 import shlex
@@ -96,6 +95,22 @@ def locked(path: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``path``: two runs never build one commit at once."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as handle:
+        if sys.platform == "win32":
+            import msvcrt
+
+            while True:
+                try:
+                    msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+                    break
+                except OSError:
+                    continue  # LK_LOCK gives up after 10 s; the other run may build for minutes
+            try:
+                yield
+            finally:
+                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+            return
+        import fcntl
+
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

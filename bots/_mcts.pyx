@@ -34,8 +34,8 @@ from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from bingwa.engine._clock cimport now_seconds
 from bingwa.engine.core cimport MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
 
 cdef enum:
@@ -64,9 +64,7 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
 
 
 cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+    return now_seconds()  # time.monotonic()'s clock, on every platform
 
 
 cdef class UCTSearch:
@@ -82,7 +80,7 @@ cdef class UCTSearch:
     cdef uint64_t* history       # keys of the game's earlier positions
     cdef int n_history
     cdef unsigned char root[STATE_BYTES]
-    cdef readonly long simulations
+    cdef readonly long long simulations
     cdef readonly int max_depth
 
     def __cinit__(self, Kernel kernel, state, history_keys, allowed,
@@ -292,10 +290,10 @@ cdef class UCTSearch:
         self.simulations += 1
 
     # -- Python methods --------------------------------------------------
-    def run(self, long simulations, double seconds=0.0):
+    def run(self, long long simulations, double seconds=0.0):
         """Run up to ``simulations`` simulations, or fewer if ``seconds``
         (> 0) pass first; returns how many ran. The GIL is released."""
-        cdef long done = 0
+        cdef long long done = 0
         cdef double deadline = 0.0
         with nogil:
             if seconds > 0:
