@@ -10,6 +10,7 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
 from bingwa.engine.core cimport Kernel, mix_key
+from bingwa.engine.kalah_c cimport KalahState
 from bingwa.engine.weights_kalah cimport (
     EVAL_CAPTURE,
     EVAL_EXTRA_TURN,
@@ -20,13 +21,6 @@ from bingwa.engine.weights_kalah cimport (
     EVAL_THREAT_EXTRA_TURN,
 )
 
-ctypedef struct KalahState:
-    unsigned char pits[24]
-    unsigned char store[2]
-    unsigned char turn
-    unsigned char m
-    unsigned char empty_capture
-    unsigned char pad[3]
 
 
 cdef int gen_moves(const void* vs, int* moves) noexcept nogil:

@@ -29,9 +29,13 @@ therefore works on the pits alone, the side to move's row first:
 """
 
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Clear
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
+
+from bingwa.engine._owaredb cimport PROBE_EXACT, PROBE_MISS, ProbeHook
+from bingwa.engine.kalah_c cimport KalahState
 
 cdef enum:
     MAX_SIDE = 6          # pits a side: the table's key holds 2 * 6 pits
@@ -77,6 +81,48 @@ cdef inline uint64_t pits_hash(const uint8_t* p) noexcept nogil:
     return h ^ (h >> 31)
 
 
+# What the search's probe reads (kalah_probe): the databases built so far.
+ctypedef struct KalahView:
+    int m
+    int k
+    int db_seeds
+    int built            # databases ready for 0..built seeds in the pits
+    int empty_capture
+    const uint64_t* offsets
+    int8_t** levels
+
+
+cdef int kalah_probe(const void* data, const void* state, int* kind,
+                     int* upper) noexcept nogil:
+    """The final margin of the side to move in a KalahState (its store lead
+    plus the database value of the pits: exact, no history in Kalah) or
+    PROBE_MISS: another board, or more seeds in the pits than built."""
+    cdef const KalahView* v = <const KalahView*> data
+    cdef const KalahState* s = <const KalahState*> state
+    cdef uint8_t p[12]
+    cdef int i, seeds = 0, left, m = v.m, t = s.turn, value
+    cdef int stride_r = (v.k + 1) * (v.db_seeds + 1)
+    cdef uint64_t r = 0
+    if s.m != m or s.empty_capture != v.empty_capture or v.built < 0:
+        return PROBE_MISS
+    for i in range(m):
+        p[i] = s.pits[t * m + i]
+        p[m + i] = s.pits[(1 - t) * m + i]
+        seeds += p[i] + p[m + i]
+        if seeds > v.built:
+            return PROBE_MISS
+    left = seeds
+    for i in range(v.k - 1):
+        r += v.offsets[left * stride_r + (v.k - i) * (v.db_seeds + 1) + p[i]]
+        left -= p[i]
+    value = v.levels[seeds][r]
+    if value == UNKNOWN:
+        return PROBE_MISS
+    kind[0] = PROBE_EXACT
+    upper[0] = s.store[t] - s.store[1 - t] + value
+    return upper[0]
+
+
 cdef class KalahSolver:
     """Exact values of Kalah(pits, *) positions; databases of every
     position with at most ``db_seeds`` seeds in the pits, a table of
@@ -95,6 +141,8 @@ cdef class KalahSolver:
     cdef Entry* table
     cdef uint64_t mask
     cdef int interrupted
+    cdef KalahView view
+    cdef ProbeHook hook
 
     def __cinit__(self, int pits, bint empty_capture=False, int db_seeds=0, int table_mb=64):
         if not 1 <= pits <= MAX_SIDE:
@@ -118,6 +166,15 @@ cdef class KalahSolver:
         if not (self.counts and self.offsets and self.levels and self.table):
             raise MemoryError("no memory for the solver")
         self.mask = entries - 1
+        self.view.m = self.m
+        self.view.k = self.k
+        self.view.db_seeds = db_seeds
+        self.view.built = -1
+        self.view.empty_capture = empty_capture
+        self.view.offsets = self.offsets
+        self.view.levels = self.levels
+        self.hook.probe = kalah_probe
+        self.hook.data = &self.view
         # counts[r][kk] = C(r + kk - 1, kk - 1); offsets[r][kk][v] = sum_{j<v} counts[r-j][kk-1]
         for r in range(db_seeds + 1):
             self.counts[r * stride_k] = 1 if r == 0 else 0
@@ -267,6 +324,13 @@ cdef class KalahSolver:
             p[self.k - 1] = right - 1
         self.built_seeds = seeds
         self.db_positions += n
+        self.view.built = seeds
+
+    def probe_hook(self):
+        """The search's probe of these databases (search.pyx set_tablebase):
+        a capsule named "bingwa.engine.ProbeHook"; keep this solver alive
+        while it is used."""
+        return PyCapsule_New(&self.hook, b"bingwa.engine.ProbeHook", NULL)
 
     # -- the search above the databases -------------------------------------
     cdef int search(self, const uint8_t* p, int seeds, int alpha, int beta) noexcept:

@@ -21,6 +21,12 @@ cdef enum:
 ctypedef int (*probe_fn)(const void* data, const void* state, int* kind,
                          int* upper) noexcept nogil
 
+# Another variant's databases hand the search their probe in a PyCapsule
+# named PROBE_HOOK holding one of these (the Kalah solver's: _kalahsolve.pyx).
+ctypedef struct ProbeHook:
+    probe_fn probe
+    const void* data
+
 ctypedef struct TBData:
     const unsigned char* level[DB_MAX_SEEDS + 1]  # NULL: that seed count is not loaded
     # the proven bounds (lo, hi: 2 bytes a board) of each count, read by the

@@ -43,6 +43,7 @@ calls into calls through function pointers; the concerns that stand alone
 (the table, the scores, the clock) are in their own files.
 """
 
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
@@ -52,6 +53,7 @@ from bingwa.engine._owaredb cimport (
     PROBE_BOUNDS,
     PROBE_EXACT,
     PROBE_MISS,
+    ProbeHook,
     Tablebase,
     probe_fn,
     probe_state,
@@ -427,19 +429,29 @@ cdef class Engine:
         self.last_poll = now_seconds()
 
     def set_tablebase(self, tablebase):
-        """Probe ``tablebase`` (an _owaredb.Tablebase; None: none) at every
-        node below the root. The caller sets it only for the Oware rules it
-        was built for (the probe also checks the grand-slam rule)."""
+        """Probe ``tablebase`` at every node below the root where it holds
+        the game: an _owaredb.Tablebase (Oware, right after a capture), or
+        anything with a ``probe_hook()`` capsule (the Kalah solver's
+        databases: every node). None: none. The caller sets it only for
+        the rules it was built for (the probes also check them)."""
         cdef Tablebase tb
+        cdef ProbeHook* hook
         if tablebase is None:
             self.tb_probe = NULL
             self.tb_data = NULL
             self.tablebase = None
             return
-        tb = tablebase
-        self.tablebase = tb
-        self.tb_data = &tb.c
-        self.tb_probe = probe_state
+        if isinstance(tablebase, Tablebase):
+            tb = tablebase
+            self.tablebase = tb
+            self.tb_data = &tb.c
+            self.tb_probe = probe_state
+            return
+        capsule = tablebase.probe_hook()
+        hook = <ProbeHook*> PyCapsule_GetPointer(capsule, b"bingwa.engine.ProbeHook")
+        self.tablebase = tablebase  # keeps the databases the hook points into alive
+        self.tb_data = hook.data
+        self.tb_probe = hook.probe
 
     cdef inline int probe_tablebase(self, const unsigned char* s, int ply, int alpha,
                                     int beta) noexcept nogil:
@@ -744,7 +756,7 @@ cdef class Engine:
             self.cap_at[ply] = self.ops.captured(s)
             fresh = self.cap_at[ply] != self.cap_at[ply - 1]
             self.stretch[ply] = 0 if fresh else self.stretch[ply - 1] ^ self.path[ply - 1]
-        if self.tb_probe != NULL:  # Oware only, whose repetitions end the game
+        if self.tb_probe != NULL:  # Oware: after a capture; Kalah (no repetitions): always
             if fresh:
                 value = self.probe_tablebase(s, ply, alpha, beta)
                 if value != PROBE_MISS:

@@ -166,6 +166,7 @@ class Searcher:
         self.proof_nodes = 0  # nodes of the draw proofs (proofs.py), apart from ``nodes``
         self.tbhits = 0
         self.tablebase: Any = None  # an _owaredb.Tablebase probed in Oware (None: none)
+        self.kalah_endgames: Any = None  # a solvers.KalahSolver probed in Kalah (None: none)
         # knobs set here override the variant's (experiments: benchmarks/knob_engine.py)
         self.knobs: dict[str, int] = {}
         self._kernels: dict[str, Any] = {}
@@ -198,18 +199,24 @@ class Searcher:
         Oware games of its grand-slam rule."""
         self.tablebase = tablebase
 
+    def set_kalah_endgames(self, solver: Any) -> None:
+        """Probe ``solver``'s databases (an engine.solvers.KalahSolver; None:
+        none) at every node of the Kalah games of its board: exact values,
+        Kalah having no repetitions."""
+        self.kalah_endgames = solver
+
     def _tablebase_for(self, position: Position) -> Any:
         """The databases that hold ``position``'s rules, or None."""
-        tb = self.tablebase
         variant = position.variant
+        if variant.name == "kalah":
+            solver = self.kalah_endgames
+            if solver is None or not solver.plays(variant):
+                return None
+            return solver.solver
+        tb = self.tablebase
         if tb is None or variant.name != "oware" or getattr(variant, "grandslam", None) != tb.grandslam:
             return None
         return tb
-
-    def tablebase_holds(self, position: Position) -> bool:
-        """Whether the databases hold ``position`` (every child too)."""
-        tb = self._tablebase_for(position)
-        return tb is not None and variant_seeds(position) <= tb.max_seeds
 
     def _kernel(self, position: Position) -> Any:
         spec = position.variant.spec()

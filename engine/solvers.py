@@ -117,6 +117,11 @@ class KalahSolver:
     def nodes(self) -> int:
         return int(self.solver.nodes)
 
+    def plays(self, variant: Any) -> bool:
+        """Whether these databases are of ``variant``'s board."""
+        return (variant.name == "kalah" and int(variant.options["pits"]) == self.pits
+                and bool(variant.options["empty-capture"]) == bool(self.solver.empty_capture))
+
     def value(self, position: Position, guess: int = 0,
               progress: Progress | None = None) -> int:
         """The side to move's final margin with perfect play, stores included."""

@@ -209,3 +209,44 @@ def test_the_accuracy_benchmark_runs_small():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "kept the value:" in out.stdout and " of 3 = " in out.stdout
+
+
+def test_the_search_reads_the_solver_databases_exactly():
+    """With the databases of 0..10 seeds in the pits, every position of at
+    most 10 seeds there gets its exact value at the root, from one ply of
+    search, and a move that keeps it (docs/solving.md, Kalah in play)."""
+    from bingwa.bots import find_bot
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import Searcher
+    from bingwa.engine.solvers import KalahSolver
+
+    pytest.importorskip("bingwa.engine.search")
+    variant = Position("kalah").variant
+    solver = KalahSolver(variant, 10, table_mb=16)
+    searcher = Searcher(4)
+    searcher.set_kalah_endgames(solver)
+    rng = random.Random(11)
+    checked = 0
+    while checked < 30:
+        pos = Position(variant)
+        while not pos.is_over() and sum(pos.state[0]) > 10:
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.is_over():
+            continue
+        value = solver.value(pos)
+        best = searcher.search(pos, Limits(depth=1)).best
+        info = searcher.lines[0].info
+        if info.score_mate is not None:  # the game ends within the search's sight
+            assert (info.score_mate > 0) == (value > 0), pos.text()
+        elif info.score_draw is not None:
+            assert value == 0, pos.text()
+        else:
+            assert info.tbhits and info.score_cp == 100 * value, pos.text()
+        assert solver.keeps(pos, best, value), pos.text()
+        checked += 1
+    bot = find_bot("alphabeta")()
+    assert bot.kalah_endgames(Position(variant)) is None  # 0 MiB: none
+    bot.set_option("Kalah Endgames", "1")
+    # 0..10 seeds: C(22, 12) = 646,646 positions fit 1 MiB, 0..11 (1,352,078) do not
+    assert bot.kalah_endgames(Position(variant)).db_seeds == 10
+    assert bot.kalah_endgames(Position("oware")) is None
