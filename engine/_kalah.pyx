@@ -22,7 +22,6 @@ from bingwa.engine.weights_kalah cimport (
 )
 
 
-
 cdef int gen_moves(const void* vs, int* moves) noexcept nogil:
     cdef const KalahState* s = <const KalahState*> vs
     cdef int n = 0, i, base = s.turn * s.m
