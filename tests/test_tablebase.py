@@ -1,6 +1,6 @@
 """The Oware endgame databases (engine/_owaredb.pyx, engine/tablebase.py):
 ranking, the rules on a bare board, the values against an exhaustive
-history-aware solver written apart (tablebase_exhaustive.py), the files."""
+history-aware solver written apart (engine/oware_exhaustive.py), the files."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
-from tablebase_exhaustive import ExhaustiveSolver, NaiveSolver, NodeLimit, boards
 
 from bingwa.engine import tablebase
 from bingwa.engine.oware import GRAND_SLAM_RULES, OwareRules
+from bingwa.engine.oware_exhaustive import ExhaustiveSolver, NaiveSolver, NodeLimit, boards
 from bingwa.engine.tablebase import TablebaseError
 from bingwa.engine.tworow import own_rows_scores
 

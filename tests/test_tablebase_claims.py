@@ -1,6 +1,6 @@
 """Exact claims hold: the search's proven scores (with and without the
 endgame databases) against the history-aware exhaustive solver of
-tests/tablebase_exhaustive.py, on positions with no history and on
+engine/oware_exhaustive.py, on positions with no history and on
 positions whose history since the last capture decides what repeats
 (docs/databases.md, "Exact claims and the path").
 
@@ -16,10 +16,10 @@ import random
 from typing import Any
 
 import pytest
-from tablebase_exhaustive import INF, ExhaustiveSolver
 
 from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
+from bingwa.engine.oware_exhaustive import INF, ExhaustiveSolver
 from bingwa.engine.searcher import Searcher
 
 pytest.importorskip("bingwa.engine._owaredb")

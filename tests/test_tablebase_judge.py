@@ -1,4 +1,4 @@
-"""The single-board judge (tablebase_judge.py) against the exhaustive,
+"""The single-board judge (engine/oware_judge.py) against the exhaustive,
 history-aware solver, and benchmarks/databases.py judge."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tablebase_exhaustive import ExhaustiveSolver, boards
-from tablebase_judge import BoardJudge
 
 from bingwa.engine import tablebase
+from bingwa.engine.oware_exhaustive import ExhaustiveSolver, boards
+from bingwa.engine.oware_judge import BoardJudge
 
 pytest.importorskip("bingwa.engine._owaredb")
 
@@ -175,3 +175,22 @@ def test_a_bad_disputed_file_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip().endswith(":1: the board holds 2 seeds, not 3")
     result = judge_command("--disputed", str(tmp_path / "missing.txt"))
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_the_judges_import_none_of_the_code_they_judge():
+    """engine/oware_exhaustive.py and engine/oware_judge.py are the
+    independent reference: the databases and the search stay out of them."""
+    import ast
+
+    import bingwa.engine.oware_exhaustive as exhaustive
+    import bingwa.engine.oware_judge as judge
+
+    allowed = {"bingwa.engine.oware", "bingwa.engine.tworow", "bingwa.engine.oware_exhaustive"}
+    for module in (exhaustive, judge):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) and node.module}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for alias in node.names}
+        bingwa = {name for name in imported if name.startswith("bingwa")}
+        assert bingwa <= allowed, (module.__name__, bingwa - allowed)

@@ -1,6 +1,11 @@
 """An exhaustive, history-aware solver of small Oware endgames, written
 apart from the databases (tests and benchmarks/databases.py compare them).
 
+It is an independent reference, the judge of the databases: it uses
+none of the code it judges (engine/_owaredb.pyx, engine/tablebase.py,
+the search), only the pure-Python rules, and must stay that way (a test,
+test_tablebase_judge.py, holds it to that). It is not used in play.
+
 It plays bingwa's rules through the pure-Python kernel (oware.OwareRules)
 on states whose scores are (0, 0), so the "more than 24" end never comes
 (the databases' game), and ends a game when a position repeats, each side
@@ -232,7 +237,7 @@ class ExhaustiveSolver:
         parents: dict[Any, list[Any]] = {state: [] for state in states}
         for state in states:
             mover = state[2]
-            known = []
+            known: list[tuple[Any, int, int | None]] = []
             for child, gain in self.children(state):
                 if child[1] != (0, 0):  # exact: the smaller count is solved
                     known.append((None, gain - self.values[(child[0], (0, 0), child[2])], None))

@@ -2,7 +2,13 @@
 apart from the databases (benchmarks/databases.py judge; tests in
 test_tablebase_judge.py).
 
-The game is the exhaustive solver's (tablebase_exhaustive.py): bingwa's
+Like the exhaustive solver it builds on (engine/oware_exhaustive.py), it
+is an independent reference: it imports none of the code it judges
+(engine/_owaredb.pyx, engine/tablebase.py, the search), only the
+pure-Python rules; the databases reach it only as the caller's ``guess``.
+It is not used in play.
+
+The game is the exhaustive solver's (engine/oware_exhaustive.py): bingwa's
 rules played by the pure-Python kernel (oware.OwareRules) on states whose
 scores are (0, 0), so the "more than 24" end never comes; a position
 (board and side to move) that repeats since the last capture ends the
@@ -83,9 +89,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tablebase_exhaustive import INF, NodeLimit, components, row_margin
-
 from bingwa.engine.oware import OwareRules
+from bingwa.engine.oware_exhaustive import INF, NodeLimit, components, row_margin
 
 EMPTY: frozenset = frozenset()
 
@@ -291,12 +296,12 @@ class BoardJudge:
         # Step 2. Answers kept along other paths that agree with this one
         entries = self._table.get(state)
         if entries:
-            for tested, on_path, lower, upper in entries:
-                if tested.intersection(path) == on_path:
+            for kept, on_path, lower, upper in entries:
+                if kept.intersection(path) == on_path:
                     if t <= lower:
-                        return True, tested
+                        return True, kept
                     if t > upper:
-                        return False, tested
+                        return False, kept
         # Step 3. The moves that the bounds decide without a search
         moves = self.moves(state)
         tested: set[Any] = set()
