@@ -1,8 +1,8 @@
-"""benchmarks/check_bench.py: the bench signature against the git history."""
+"""benchmarks/check_bench.py: the bench signature against the git history
+(its command line, run as CI runs it)."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -11,14 +11,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "check_bench.py"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 
-def load_check_bench():
-    spec = importlib.util.spec_from_file_location("check_bench", ROOT / "benchmarks" / "check_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def check_bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args],
+                          capture_output=True, text=True, timeout=120)
 
 
 def git(repo: Path, *args: str) -> None:
@@ -44,32 +43,34 @@ def fake_bingwa(tmp_path: Path) -> str:
     return str(script)
 
 
-def test_the_newest_bench_line_wins(repo):
-    check = load_check_bench()
+def test_the_newest_bench_line_wins(repo, fake_bingwa):
     commit(repo, "first\n\nBench: 100")
     commit(repo, "second\n\nBench: 4242")
     commit(repo, "docs\n\nNo functional change")
-    assert check.last_signature(repo) == 4242
+    done = check_bench("--bingwa", fake_bingwa, "--repo", str(repo))
+    assert done.returncode == 0 and "Bench: 4242 matches the history" in done.stdout
 
 
-def test_no_bench_line_yet(repo):
-    check = load_check_bench()
+def test_no_bench_line_yet(repo, fake_bingwa):
     commit(repo, "start\n\nNo functional change")
-    assert check.last_signature(repo) is None
+    done = check_bench("--bingwa", fake_bingwa, "--repo", str(repo))
+    assert done.returncode == 0 and "no 'Bench:' line in the history yet" in done.stdout
 
 
-def test_outside_a_repository_there_is_no_signature(tmp_path):
-    assert load_check_bench().last_signature(tmp_path / "nowhere") is None
+def test_outside_a_repository_there_is_no_signature(tmp_path, fake_bingwa):
+    done = check_bench("--bingwa", fake_bingwa, "--repo", str(tmp_path / "nowhere"))
+    assert done.returncode == 0 and "no 'Bench:' line in the history yet" in done.stdout
 
 
-def test_match_mismatch_and_first_signature(repo, fake_bingwa, capsys):
-    check = load_check_bench()
+def test_match_mismatch_and_first_signature(repo, fake_bingwa):
     args = ["--bingwa", fake_bingwa, "--repo", str(repo)]
     commit(repo, "start")
-    assert check.main(args) == 0
-    assert "Bench: 4242 (no 'Bench:' line" in capsys.readouterr().out
+    done = check_bench(*args)
+    assert done.returncode == 0
+    assert "Bench: 4242 (no 'Bench:' line" in done.stdout
     commit(repo, "search change\n\nBench: 4242")
-    assert check.main(args) == 0
+    assert check_bench(*args).returncode == 0
     commit(repo, "another\n\nBench: 99")
-    assert check.main(args) == 1
-    assert "says Bench: 99" in capsys.readouterr().err
+    done = check_bench(*args)
+    assert done.returncode == 1
+    assert "says Bench: 99" in done.stderr

@@ -352,17 +352,18 @@ def test_the_server_restarts_mid_game_and_the_game_goes_on(server, people):
 def test_the_latency_benchmark_measures_every_move_across_a_rematch(chromium, tmp_path):
     """benchmarks/room_latency.py works (its figures are for docs/web.md,
     never asserted here): one sample a move, from both sides of the link."""
-    import importlib.util
     import sqlite3
+    import subprocess
+    import sys
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "room_latency.py"
-    spec = importlib.util.spec_from_file_location("room_latency", path)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "room_latency.py"
     db = tmp_path / "rooms.sqlite"
-    samples, server_ms = bench.measure_in(chromium, 70, "kalah", 3, db)
-    assert len(samples) == 70 and len(server_ms) == 70
+    done = subprocess.run([sys.executable, str(script), "--moves", "70", "--variant", "kalah",
+                           "--seed", "3", "--db", str(db), "--chromium", CHROMIUM],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and all(line.endswith(" over 70 moves") for line in lines), lines
     games = sqlite3.connect(db).execute("SELECT COUNT(*) FROM room_games").fetchone()[0]
     moves = sqlite3.connect(db).execute("SELECT COUNT(*) FROM room_moves").fetchone()[0]
     assert games >= 2 and moves == 70  # a Kalah game is shorter than 70 plies
