@@ -1,24 +1,15 @@
-"""benchmarks/moves_left.py: the moves a side still thinks about, from a
-run's record (the figures Kalah's and Ayoayo's time guess was fitted to)."""
+"""tournament/moves_left.py (benchmarks/moves_left.py prints it): the
+moves a side still thinks about, from a run's record (the figures Kalah's
+and Ayoayo's time guess was fitted to)."""
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from bingwa.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("moves_left", ROOT / "benchmarks" / "moves_left.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from bingwa.tournament.moves_left import thinking_moves
 
 
 def test_each_move_counts_the_moves_its_side_makes_until_a_proven_score(tmp_path):
@@ -27,7 +18,6 @@ def test_each_move_counts_the_moves_its_side_makes_until_a_proven_score(tmp_path
                                        "--rounds", "1", "--depth", "1", "--opening-plies", "2",
                                        "--progress", "none", "--db", str(db)])
     assert result.exit_code == 0, result.output
-    script = load_script()
     con = sqlite3.connect(db)
     games = [g for (g,) in con.execute("SELECT id FROM games ORDER BY id")]
     sides = {g: [side for (side,) in con.execute(
@@ -37,7 +27,7 @@ def test_each_move_counts_the_moves_its_side_makes_until_a_proven_score(tmp_path
     for g in games:
         for side in (0, 1):
             expected += range(1, sides[g].count(side) + 1)
-    counts, guesses = script.thinking_moves(str(db), "kalah")
+    counts, guesses = thinking_moves(str(db), "kalah")
     assert sorted(n for values in counts.values() for n in values) == sorted(expected)
     assert guesses[44] == {14}  # Kalah's guess: a quarter of the seeds plus 3
     # South's third move of the first game reports a proven score: South's
@@ -52,5 +42,5 @@ def test_each_move_counts_the_moves_its_side_makes_until_a_proven_score(tmp_path
     expected.remove(n - 1)
     expected.remove(n - 2)
     expected += [2, 1]
-    counts, _ = script.thinking_moves(str(db), "kalah")
+    counts, _ = thinking_moves(str(db), "kalah")
     assert sorted(n for values in counts.values() for n in values) == sorted(expected)
