@@ -1,9 +1,10 @@
-"""benchmarks/tune.py: the self-play data, the Texel fit and the weights files."""
+"""engine/tuning.py and benchmarks/tune.py, its command line: the self-play
+data, the Texel fit and the weights files."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,13 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def tune():
-    spec = importlib.util.spec_from_file_location("tune", ROOT / "benchmarks" / "tune.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch = pytest.MonkeyPatch()
-    monkeypatch.setitem(sys.modules, "tune", module)  # its dataclasses look it up
-    spec.loader.exec_module(module)
-    yield module
-    monkeypatch.undo()
+    from bingwa.engine import tuning
+
+    return tuning
 
 
 def compiled(spec: str):
@@ -82,16 +79,21 @@ def test_apply_writes_a_weights_file_in_the_feature_order(tune, monkeypatch, tmp
     assert "#   the command" in target.read_text()
 
 
-def test_one_command_plays_fits_and_reuses_its_data(tune, tmp_path, capsys):
+def test_one_command_plays_fits_and_reuses_its_data(tmp_path):
     compiled("kalah")
     args = ["--variant", "kalah", "--games", "10", "--nodes", "100", "--seed", "4",
             "--data", str(tmp_path)]
-    assert tune.main(args) == 0
-    first = capsys.readouterr().out
+
+    def tune_command() -> str:
+        done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tune.py"), *args],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    first = tune_command()
     assert "positions kept ->" in first
     assert re.search(r"^extra_turn\s+-?\d+\s+-?\d+$", first, re.MULTILINE)
     [data] = list(tmp_path.glob("kalah-g10-s4-n100-*.npz"))
-    assert tune.main(args) == 0  # the same command: the same data, the same fit
-    again = capsys.readouterr().out
+    again = tune_command()  # the same command: the same data, the same fit
     assert f"reusing {data}" in again
     assert again.split("\n", 1)[1] == first.split("positions kept -> ")[1].split("\n", 1)[1]
