@@ -5,12 +5,11 @@ the position, its legal-move list and the exact resulting position."""
 from __future__ import annotations
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine import IllegalMoveError, Position, Termination, find_variant
 from bingwa.engine.bao import CAP, RULES_VERSION, Run, encode_move
 from bingwa.engine.bao_notation import parse_position
-
-from conftest import make_variant
 
 KISWAHILI_START = (
     "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22-22 namua Aa -"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.variants import make_variant, random_games
 
 from bingwa.engine import Position, PositionError, Termination, find_variant
 from bingwa.engine.bao import (
@@ -21,22 +22,8 @@ from bingwa.engine.bao import (
 from bingwa.engine.bao_notation import NO_BLOCK, NYUMBA, format_position
 from bingwa.engine.kernel import compiled_module, mix_key
 
-from conftest import make_variant
-
 SPECS = ["bao", "kujifunza"]
 STATUS_CODES = {LEGAL: 0, EMPTIES_FRONT_ROW: 1, NEVER_ENDING: 2, NO_SAFARI_DECISION: 3}
-
-
-def random_games(spec: str, kind: str, games: int, seed: int):
-    """Every Position along ``games`` seeded random games (at most 400 plies)."""
-    rng = random.Random(seed)
-    variant = make_variant(spec, kind)
-    for _ in range(games):
-        pos = Position(variant)
-        yield pos.copy()
-        while not pos.is_over() and len(pos.move_stack) < 400:
-            pos.push(rng.choice(pos.legal_moves()))
-            yield pos.copy()
 
 
 def mirror(state):
@@ -56,7 +43,7 @@ def test_random_game_invariants(spec, kind):
     games = 4 if kind == "pure" else 30
     seen_keys: dict[int, object] = {}
     finished = 0
-    for pos in random_games(spec, kind, games, seed=11):
+    for pos in random_games(spec, kind, games, seed=11, max_plies=400):
         variant, kernel, state = pos.variant, pos.variant.kernel, pos.state
         pits, hands, turn, houses, block = state
         # 64 seeds, none negative
@@ -95,7 +82,7 @@ def test_random_game_invariants(spec, kind):
 def test_the_rules_are_symmetric_between_the_players(spec, kind):
     variant = make_variant(spec, kind)
     kernel = variant.kernel
-    for pos in random_games(spec, kind, 2 if kind == "pure" else 10, seed=5):
+    for pos in random_games(spec, kind, 2 if kind == "pure" else 10, seed=5, max_plies=400):
         state = pos.state
         moves = kernel.legal_moves(state)
         assert kernel.legal_moves(mirror(state)) == moves

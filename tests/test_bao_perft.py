@@ -5,10 +5,9 @@ deepest, Kiswahili d = 11, takes about a third of a second)."""
 from __future__ import annotations
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine import Position
-
-from conftest import make_variant
 
 KISWAHILI = [4, 14, 38, 124, 405, 1_430, 5_655, 23_270, 105_704, 494_462, 2_439_001]
 KUJIFUNZA = [16, 108, 500, 1_902, 6_550, 23_442, 84_200, 319_524]

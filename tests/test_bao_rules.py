@@ -5,10 +5,9 @@ Every expected position was traced by hand from the numbered rules."""
 from __future__ import annotations
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine import Position, Termination
-
-from conftest import make_variant
 
 
 def bao(text: str, kind: str) -> Position:

@@ -5,9 +5,7 @@ alpha-beta search wherever no proof covers the position."""
 from __future__ import annotations
 
 import random
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +19,7 @@ from bingwa.engine.solvers import SolveInterrupted, WinFinder
 pytest.importorskip("bingwa.engine._proof")
 pytest.importorskip("bingwa.engine.search")
 
-sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import ServerSession  # noqa: E402
+from support.testbots import ServerSession
 
 
 def go(bot, pos: Position, limits: Limits) -> tuple[str, list[Info]]:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.variants import random_games
 
 from bingwa.engine import Position, find_variant
 from bingwa.engine.kernel import compiled_module, mix_key, use_compiled
-
-from conftest import make_variant
 
 SPECS = [
     *(f"oware grandslam={rule}" for rule in
@@ -24,24 +23,12 @@ SPECS = [
 ]
 
 
-def random_games(spec: str, kind: str, games: int, seed: int):
-    """Yield every Position along ``games`` seeded random games."""
-    rng = random.Random(seed)
-    variant = make_variant(spec, kind)
-    for _ in range(games):
-        pos = Position(variant)
-        yield pos.copy()
-        while not pos.is_over() and len(pos.move_stack) < 300:
-            pos.push(rng.choice(pos.legal_moves()))
-            yield pos.copy()
-
-
 @pytest.mark.parametrize("spec", SPECS)
 def test_random_game_invariants(spec, kind):
     games = 6 if kind == "pure" else 25
     total = find_variant(spec).total_seeds()
     seen_keys: dict[int, object] = {}
-    for pos in random_games(spec, kind, games, seed=hash(spec) & 0xFFFF):
+    for pos in random_games(spec, kind, games, seed=hash(spec) & 0xFFFF, max_plies=300):
         variant, kernel, state = pos.variant, pos.variant.kernel, pos.state
         # seeds are conserved
         assert variant.seeds_on_board(state) + sum(state[1]) == total

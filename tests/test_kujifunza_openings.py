@@ -1,7 +1,7 @@
 """tournament/kujifunza_openings.py (and benchmarks/kujifunza_openings.py,
 its command line): openings of Bao la Kujifunza that no side can win by
 force within the horizon, checked against an exhaustive AND/OR search on
-bingwa.engine.Position (test_solve_proof's, not the prover the module
+bingwa.engine.Position (support.proofs, not the prover the module
 relies on)."""
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.proofs import wins_within
 
 from bingwa.engine import Position
 
 pytest.importorskip("bingwa.engine._proof")
-
-from test_solve_proof import wins_within  # noqa: E402  (after the skip: it needs the prover)
 
 from bingwa.tournament.kujifunza_openings import (  # noqa: E402
     Stats,

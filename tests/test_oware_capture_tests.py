@@ -8,10 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine.oware import GRAND_SLAM_RULES
-
-from conftest import make_variant
 
 
 def scores_after(kernel, state, move):

@@ -13,10 +13,9 @@
 from __future__ import annotations
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine import Position
-
-from conftest import make_variant
 
 TABLES = {
     "oware": [6, 36, 190, 1014, 5219, 27332, 139157, 711414, 3592872, 18137964],

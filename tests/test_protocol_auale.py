@@ -8,15 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from bingwa.bots import find_bot
-from bingwa.bots.base import Bot
-from bingwa.engine.limits import Info, SearchResult
-from bingwa.protocol.auale import AUALE, MAX_PV_PLIES
-from bingwa.protocol.transport import ProcessTransport
-
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE))
-from protocol_testbots import (  # noqa: E402
+from support.testbots import (
     BusyBot,
     MateBot,
     RecordingBot,
@@ -25,6 +17,13 @@ from protocol_testbots import (  # noqa: E402
     replay,
 )
 
+from bingwa.bots import find_bot
+from bingwa.bots.base import Bot
+from bingwa.engine.limits import Info, SearchResult
+from bingwa.protocol.auale import AUALE, MAX_PV_PLIES
+from bingwa.protocol.transport import ProcessTransport
+
+HERE = Path(__file__).parent
 SCRIPT = HERE / "data" / "auale_conversation.txt"
 
 

@@ -10,14 +10,13 @@ import time
 from pathlib import Path
 
 import pytest
+from support.testbots import RecordingBot
 
 from bingwa.bots import bot_names, find_bot
 from bingwa.protocol.client import Engine
 from bingwa.protocol.compliance import run_compliance
 
 HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE))
-from protocol_testbots import RecordingBot  # noqa: E402
 
 
 def quick_bot(name: str):
@@ -57,7 +56,7 @@ def test_compliance_command_passes_bingwa_engine():
 def test_compliance_command_fails_a_broken_engine():
     done = subprocess.run(
         [sys.executable, "-m", "bingwa", "compliance", "--timeout", "1", "--",
-         sys.executable, str(HERE / "protocol_fake_engine.py")],
+         sys.executable, str(HERE / "support" / "fake_engine.py")],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 1

@@ -5,13 +5,11 @@ variant it is written for."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from bingwa.bots import find_bot
+from support.testbots import ServerSession
 
-sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import ServerSession  # noqa: E402
+from bingwa.bots import find_bot
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 # a position string opens with its variant's name when it is not Oware's

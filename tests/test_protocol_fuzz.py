@@ -9,17 +9,14 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.testbots import ServerSession
 
 from bingwa.bots import find_bot
 from bingwa.engine import variant_names
 from bingwa.protocol.wire import parse_info, strip_comment
-
-sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import ServerSession  # noqa: E402
 
 COMMANDS = ["uci", "ugi", "isready", "ucinewgame", "position", "go", "stop", "ponderhit",
             "setoption", "query", "d", "perft", "debug", "register", "gameover", "#", "bench"]

@@ -9,20 +9,16 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from support.testbots import BusyBot, ServerSession, StubbornBot
+from support.variants import make_variant
 
 from bingwa.bots import bot_names, find_bot
 from bingwa.engine import Position
 from bingwa.engine.perft import PerftStopped
 from bingwa.engine.perft import count as perft_count
 from bingwa.protocol.server import MAX_ERROR, MAX_LINE, MAX_SEARCHMOVES
-
-sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import BusyBot, ServerSession, StubbornBot  # noqa: E402
-
-from conftest import make_variant  # noqa: E402
 
 
 @pytest.fixture

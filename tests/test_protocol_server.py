@@ -4,21 +4,11 @@
 from __future__ import annotations
 
 import re
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
-
-from bingwa.bots import find_bot
-from bingwa.engine import Position, variant_names
-from bingwa.engine.variant import OptionSpec
-from bingwa.protocol.options import variant_option
-from bingwa.protocol.server import EngineServer
-
-sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import (  # noqa: E402
+from support.testbots import (
     BrokenSink,
     BusyBot,
     FailingBot,
@@ -30,6 +20,12 @@ from protocol_testbots import (  # noqa: E402
     ServerSession,
     StubbornBot,
 )
+
+from bingwa.bots import find_bot
+from bingwa.engine import Position, variant_names
+from bingwa.engine.variant import OptionSpec
+from bingwa.protocol.options import variant_option
+from bingwa.protocol.server import EngineServer
 
 
 @pytest.fixture

@@ -4,10 +4,9 @@ position and run on both the compiled and the pure kernel."""
 from __future__ import annotations
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine import IllegalMoveError, Position, Termination
-
-from conftest import make_variant
 
 
 def position(text: str, kind: str, spec: str = "oware") -> Position:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.variants import make_variant
 
 from bingwa.engine import Position, Termination, find_variant, variant_names
 from bingwa.engine.limits import Limits
 from bingwa.engine.searcher import Searcher, search_kernel
-
-from conftest import make_variant
 
 search = pytest.importorskip("bingwa.engine.search")
 

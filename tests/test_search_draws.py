@@ -5,13 +5,12 @@ heuristic one, or one the search reached by cutting a win off) is not."""
 
 from __future__ import annotations
 
-import sys
 import threading
 from functools import cache
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.testbots import ServerSession
 
 from bingwa.bots import find_bot
 from bingwa.cli import main
@@ -21,9 +20,6 @@ from bingwa.engine.searcher import Searcher
 from bingwa.engine.solvers import solve_kalah
 from bingwa.protocol.auale import AUALE
 from bingwa.protocol.wire import InfoFormatError, format_info, parse_info
-
-sys.path.insert(0, str(Path(__file__).parent))
-from protocol_testbots import ServerSession  # noqa: E402
 
 search = pytest.importorskip("bingwa.engine.search")
 

@@ -1,7 +1,7 @@
 """The proof search (engine/_proof.pyx, solvers.prove_win) against an
-exhaustive AND/OR search written here on bingwa.engine.Position: the
-fastest forced win's length, or none within the limit, on Bao la Kujifunza
-endgames and small Kalah boards (rules without a repetition ending)."""
+exhaustive AND/OR search written apart on bingwa.engine.Position
+(support.proofs): the fastest forced win's length, or none within the
+limit, on Bao la Kujifunza endgames and small Kalah boards (rules without a repetition ending)."""
 
 from __future__ import annotations
 
@@ -10,23 +10,13 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
+from support.proofs import wins_within
 
 from bingwa.cli import main
 from bingwa.engine import Position
 from bingwa.engine.solvers import SolveInterrupted, SolverError, WinFinder, prove_win
 
 pytest.importorskip("bingwa.engine._proof")
-
-
-def wins_within(pos: Position, attacker: int, plies: int) -> bool:
-    """Whether ``attacker`` can force a game end he wins within ``plies``."""
-    outcome = pos.outcome()
-    if outcome is not None:
-        return outcome.winner == attacker
-    if plies == 0:
-        return False
-    results = (wins_within(pos.play(move), attacker, plies - 1) for move in pos.legal_moves())
-    return any(results) if pos.turn == attacker else all(results)
 
 
 def fastest_win(pos: Position, limit: int) -> int | None:

@@ -1,6 +1,6 @@
 """End-to-end, in the real browser: the rough edges a new user hit on the
 page (issue 29, section 2), each pinned where it showed. The browser, the
-server and the page helpers are those of tests/test_web_e2e.py (same skips
+server and the page helpers are those of tests/support/web.py (same skips
 without Chromium or Playwright, same failure under CI)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import test_web_e2e as e2e
+from support import web as e2e
 
-browser = e2e.browser  # the fixtures of test_web_e2e: a browser and a server for this module
+browser = e2e.browser  # the fixtures of support.web: a browser and a server for this module
 server = e2e.server
 
 LANDSCAPE = {"width": 844, "height": 390}  # the phone turned

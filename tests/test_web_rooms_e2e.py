@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_e2e import CHROMIUM, FLAGS, STEP, missing
+from support.web import CHROMIUM, FLAGS, STEP, missing
 
 from bingwa.engine.ogn import parse_ogn
 from bingwa.engine.records import parse_record

@@ -1,52 +1,18 @@
 """Bots and helpers for the protocol tests (not registered in bingwa.bots).
 
-BusyBot really searches in the sense that matters here: it burns CPU in
-Python (holding the GIL, the worst case for a protocol thread) until its
-stop event, its move time or its depth budget ends it. The others fail in
-the ways a server must survive. Loaded in a subprocess as
-``bingwa engine --bot protocol_testbots:BusyBot`` with this folder on
-PYTHONPATH.
+BusyBot (bingwa.bots.busy, which the latency benchmark uses too) really
+searches in the sense that matters here: it burns CPU in Python until it
+is stopped. The others fail in the ways a server must survive.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-import time
 
-from bingwa.bots.base import Bot, BotOption
+from bingwa.bots.base import Bot
+from bingwa.bots.busy import BusyBot
 from bingwa.engine.limits import Info, Limits, SearchResult
-
-
-class BusyBot(Bot):
-    name = "busy"
-    summary = "burns CPU until stopped (protocol tests)"
-
-    def options(self) -> list[BotOption]:
-        return [BotOption("Hash", "spin", 1, 1, 1024), BotOption("Burn", "check", True)]
-
-    def go(self, position, limits, emit, stop):
-        moves = self.candidate_moves(position, limits)
-        if not moves:
-            return SearchResult(None)
-        start = time.monotonic()
-        deadline = None if limits.movetime is None else start + limits.movetime / 1000
-        budget = None if limits.depth is None else limits.depth * 20_000
-        nodes, x, last = 0, 1, start
-        while not stop.is_set():
-            for _ in range(1000):
-                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-            nodes += 1000
-            now = time.monotonic()
-            if (deadline is not None and now >= deadline) or (budget is not None and nodes >= budget):
-                break
-            if now - last >= 0.1:
-                last = now
-                emit(Info(depth=nodes // 20_000 + 1, score_cp=x % 200 - 100, nodes=nodes,
-                          time=int((now - start) * 1000), pv=[moves[x % len(moves)].text]))
-        if limits.infinite or limits.ponder:
-            stop.wait()
-        return SearchResult(moves[x % len(moves)].text)
 
 
 class StubbornBot(BusyBot):
