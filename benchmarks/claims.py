@@ -31,9 +31,11 @@ from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
 from bingwa.engine.playout import (
     claim_of,
+    margin_reached,
     play_out,
     random_endgame,
     refuter,
+    repeater,
     search_player,
     walk,
 )
@@ -93,15 +95,17 @@ def run_share(args: argparse.Namespace, share: int, shares: int) -> dict:
 
 def database_claims(args: argparse.Namespace, share: int, shares: int) -> dict:
     """The databases' own claims: boards with no history whose entry is
-    proven exact, the perfect bot playing the side they say wins (a side
-    drawn at random for a draw) against the refuter."""
+    proven exact, the perfect bot playing a side drawn at random against
+    the refuter (on every other board one that ends the game by repetition
+    whenever it can); refuted when the bot's side ends below the claimed
+    final margin (engine/playout.py, margin_reached)."""
     from bingwa.bots import find_bot
-    from bingwa.engine.playout import Claim
 
     tb = tablebase.open_tablebase(args.tablebase)
     bot = find_bot("perfect")()
     bot.set_option("TablebasePath", args.tablebase)
-    out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": []}
+    out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": [],
+           "kept": 0, "moves": 0}
     for board in range(share, args.boards, shares):
         rng = random.Random(f"{args.seed}:db:{board}")
         pos = random_endgame(rng, "oware", rng.randint(args.seeds[0],
@@ -109,23 +113,33 @@ def database_claims(args: argparse.Namespace, share: int, shares: int) -> dict:
         out["boards"] += 1
         if tablebase.entry(tb, pos.state).cycle:
             continue
-        margin = tablebase.total_margin(tb, pos.state)
-        claim = Claim(None if margin == 0 else (pos.turn if margin > 0 else 1 - pos.turn), 10**6)
+        side = rng.randrange(2)
+        claim = tablebase.total_margin(tb, pos.state) * (1 if side == pos.turn else -1)
         out["claims"] += 1
-        out["wins" if claim.winner is not None else "draws"] += 1
-
-        def perfect(position: Position) -> str:
-            best = bot.go(position, Limits(depth=args.depth), lambda info: None,
-                          threading.Event()).best
-            assert best is not None
-            return best
-
-        game = play_out(pos, claim, perfect,
-                        refuter(Limits(depth=args.refuter_depth), rng, args.deviate), rng)
-        out["plies"] += len(game.moves)
-        if game.refuted:
-            out["refuted"].append(f"{pos.text()}: the databases' {claim.describe()}: "
-                                  f"{game.refuted}: {' '.join(game.moves)}")
+        out["wins" if claim else "draws"] += 1
+        other = refuter(Limits(depth=args.refuter_depth), rng, args.deviate)
+        if board % 2:
+            other = repeater(other)
+        game = pos.copy()
+        moves: list[str] = []
+        while not game.is_over() and len(moves) < 2000:
+            if game.turn == side:
+                keeping = tablebase.keeping_move(tb, game)
+                move = bot.go(game, Limits(depth=args.depth), lambda info: None,
+                              threading.Event()).best
+                assert move is not None
+                out["moves"] += 1
+                out["kept"] += keeping is not None and keeping.move == move
+            else:
+                move = other(game)
+            game.push(move)
+            moves.append(move)
+        out["plies"] += len(moves)
+        outcome = game.outcome()
+        if outcome is None or not margin_reached(outcome, side, claim):
+            got = "no end" if outcome is None else f"{outcome.margin(side):+d}"
+            out["refuted"].append(f"{pos.text()}: the databases' {claim:+d} for "
+                                  f"{('South', 'North')[side]}: {got}: {' '.join(moves)}")
     return out
 
 
@@ -160,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                 for key, value in part.items():
                     total[key] += value
             if args.tablebase:
-                tb_total = dict.fromkeys(total, 0) | {"refuted": []}
+                tb_total = dict.fromkeys(total, 0) | {"refuted": [], "kept": 0, "moves": 0}
                 for part in pool.map(database_claims, [args] * args.jobs, range(args.jobs),
                                      [args.jobs] * args.jobs):
                     for key, value in part.items():
@@ -175,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"refuted: {line}")
         print(f"databases: boards {tb_total['boards']}, exact claims {tb_total['claims']} "
               f"({tb_total['wins']} wins, {tb_total['draws']} draws, {tb_total['plies']} plies "
-              f"played), refuted {len(tb_total['refuted'])}")
+              f"played; the bot's moves {tb_total['moves']}, by the ranks {tb_total['kept']}), "
+              f"refuted {len(tb_total['refuted'])}")
     print(f"boards {total['boards']}, claims {total['claims']} ({total['wins']} wins, "
           f"{total['draws']} draws, {total['plies']} plies played), refuted "
           f"{len(total['refuted'])}, wins reached later than claimed {total['slow']}, "

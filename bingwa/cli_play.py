@@ -30,7 +30,7 @@ HINT_BOT = "alphabeta"  # the engine whose ranked moves ``hint`` shows
 @main.command("bots")
 def bots_command() -> None:
     """List the bots, one line each (use them with --bot NAME)."""
-    from bingwa.bots import bot_names, find_bot
+    from bingwa.protocol.bots import bot_names, find_bot
 
     names = bot_names()
     width = max(len(name) for name in names)
@@ -46,9 +46,10 @@ def make_bot(name: str, settings: tuple[str, ...] = ()) -> Any:
     """A new bot ``name`` with ``NAME=VALUE`` options set, or one error line;
     an external engine is started now, so that a bad command fails here and
     not at the bot's first move."""
-    from bingwa.bots import BotOptionError, find_bot
-    from bingwa.bots.external import ExternalBot
+    from bingwa.bots import BotOptionError
+    from bingwa.protocol.bots import find_bot
     from bingwa.protocol.client import EngineError
+    from bingwa.protocol.external import ExternalBot
 
     try:
         bot = find_bot(name)()

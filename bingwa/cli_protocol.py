@@ -15,7 +15,8 @@ def load_bot(name: str):
     class outside bingwa."""
     import importlib
 
-    from bingwa.bots import Bot, find_bot
+    from bingwa.bots import Bot
+    from bingwa.protocol.bots import find_bot
 
     if ":" in name:
         module_name, _, class_name = name.partition(":")

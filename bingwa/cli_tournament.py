@@ -450,7 +450,7 @@ def _sprt_engine(text: str, role: str):
         if any(w.startswith(("cmd=", "bot=")) for w in words):
             spec = EngineSpec.parse(text)
         elif len(words) == 1 and "/" not in words[0] and " " not in text.strip():
-            from bingwa.bots import bot_names
+            from bingwa.protocol.bots import bot_names
 
             spec = (EngineSpec.bot(words[0]) if words[0] in bot_names()
                     else EngineSpec(_program_name(words), tuple(words)))

@@ -1,8 +1,15 @@
-"""bingwa.bots: every bot behind the protocol, found by name."""
+"""bingwa.bots: the bots that play with the engine alone, found by name.
+
+The external bot (another engine behind the protocol's client) sits above,
+in protocol/external.py; bingwa.protocol.bots finds every bot, this one's
+and that one, by name (``bingwa play -b``, ``bingwa engine --bot``,
+tournaments).
+"""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 
 from .base import Bot, BotOption, BotOptionError
 
@@ -11,7 +18,6 @@ BOTS: dict[str, str] = {
     "random": "bingwa.bots.simple:RandomBot",
     "greedy": "bingwa.bots.simple:GreedyBot",
     "mcts": "bingwa.bots.mcts:MCTSBot",
-    "external": "bingwa.bots.external:ExternalBot",
     "minimax": "bingwa.bots.minimax:MinimaxBot",
     "alphabeta": "bingwa.bots.alphabeta:AlphaBetaBot",
     "perfect": "bingwa.bots.perfect:PerfectBot",
@@ -23,12 +29,13 @@ def bot_names() -> list[str]:
     return list(BOTS)
 
 
-def find_bot(name: str) -> type[Bot]:
-    """The bot class registered as ``name`` (ValueError if unknown)."""
+def find_bot(name: str, registry: Mapping[str, str] = BOTS) -> type[Bot]:
+    """The bot class registered as ``name`` in ``registry`` (ValueError if
+    unknown)."""
     try:
-        target = BOTS[name.lower()]
+        target = registry[name.lower()]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(registry)})") from None
     module, _, cls = target.partition(":")
     return getattr(importlib.import_module(module), cls)
 

@@ -5,8 +5,11 @@ move's value is known exactly only when the move ends the game or
 captures into an entry proven exact (the capture leaves nothing that can
 repeat: docs/databases.md). Within the databases' range, where every
 legal move's value is known so, the bot plays the best (among equals a
-capture first); elsewhere (a quiet move's value depends on the history
-since the last capture, which the board alone does not hold) it is the
+capture first). Where the position's own entry is proven exact and the
+databases have their ranks, it plays ``tablebase.keeping_move``: a move
+that keeps that value and comes nearer to it, which reaches it against
+any play without a repetition (if the history since the last capture
+allows: it does when the bot kept the value since). Elsewhere it is the
 alpha-beta search reading the databases right after every capture, as
 above their range. Other variants: the alpha-beta search.
 
@@ -42,9 +45,14 @@ class PerfectBot(AlphaBetaBot):
             return super().go(position, limits, emit, stop)
         values = tablebase.move_values(tb, position)
         wanted = [v for v in values if v.move in limits.searchmoves] or values
-        if not all(tablebase.exact_move_value(tb, position, v) for v in wanted):
-            return super().go(position, limits, emit, stop)
-        best = tablebase.best_move(wanted)
+        if all(tablebase.exact_move_value(tb, position, v) for v in wanted):
+            best = tablebase.best_move(wanted)
+        else:
+            found = tb.probe(position.state)
+            keeping = tablebase.keeping_move(tb, position) if found[0] == "exact" else None
+            if keeping is None or keeping.move not in {v.move for v in wanted}:
+                return super().go(position, limits, emit, stop)
+            best = keeping
         info = Info(depth=1, seldepth=1, score_cp=100 * best.value, nodes=len(wanted),
                     time=0, tbhits=len(wanted), pv=[best.move])
         emit(info)

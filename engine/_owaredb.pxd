@@ -34,6 +34,8 @@ cdef class Tablebase:
     cdef TBData c
     cdef object views    # the memoryviews of the mapped files (kept alive)
     cdef readonly int grandslam
+    # the ranks of each count (tablebase.RANKS_MAGIC files), or None: read in Python
+    cdef public object ranks
 
 # The final margin of the side to move in an Oware TwoRowState (its
 # captured seeds plus the database value of the board), or PROBE_MISS; the

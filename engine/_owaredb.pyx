@@ -16,7 +16,7 @@ a bare board (12 bytes, no scores): they must agree with the kernel, and
 tests/test_tablebase.py checks them against it.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from bingwa.engine.oware_rules cimport (
@@ -548,6 +548,88 @@ cdef void finish(int seeds, const unsigned char* bounds, unsigned char* out,
         out[i] = <unsigned char> (v | CYCLE_FLAG)
 
 
+# -- Ranks: how far each proven bound is from being reached ------------------------
+#
+# A proven bound says what one side can force, but playing a move that keeps
+# the value is not enough: a cycle of such moves may never get there, and the
+# repetition then ends the game at another score (docs/databases.md, "Playing
+# the claims"). Each board of a --prove build therefore gets two ranks, for
+# its final proven pair (L, H), the side to move's:
+#
+#   rank_lo: 0 when L is reached at once (a capture or an end worth L, or L
+#       is the trivial -n); else 1 + the least rank_hi over the quiet moves
+#       to a board whose -H is L;
+#   rank_hi: 0 when H is the trivial +n; else 1 + the largest rank_lo over
+#       the quiet moves to a board whose -L is H (a move worth less than H
+#       to the mover counts 0: the other side's guarantee has grown).
+#
+# They are swept in place from "unknown" (RANK_NONE) until no rank is given:
+# a rank is given once, from ranks given before it (so not always the least
+# one), and is more than each of them. The side keeping a bound by a move of
+# smaller rank, and raising the target when a better bound comes, thus sees
+# (bound, -rank) grow at every ply: no board of the line can come twice. A
+# board gets both ranks by the pass of its least rank: by induction, the
+# boards its least rank comes from have theirs one pass before.
+
+cdef enum:
+    RANK_NONE = 0xFFFF    # no rank found (or past 0xFFFE plies)
+
+
+cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bounds,
+                                    const unsigned char* fixed, const unsigned char* quiet,
+                                    uint16_t* ranks, uint64_t start, uint64_t stop) noexcept nogil:
+    cdef int bars[PITS - 1]
+    cdef unsigned char pits[PITS]
+    cdef unsigned char kids[PITS]
+    cdef int gains[1]
+    cdef uint64_t i, j
+    cdef int k, lo, hi, mask, r, rl, rh
+    cdef long long changed = 0
+    cdef const unsigned char* child
+    bars_of_rank(start, seeds, bars)
+    for i in range(start, stop):
+        if i > start:
+            next_bars(bars, seeds)
+        rl = ranks[2 * i]
+        rh = ranks[2 * i + 1]
+        if rl != RANK_NONE and rh != RANK_NONE:
+            continue  # a rank is given once: those it was computed from never change
+        lo = <int> bounds[4 * i + 2] - VALUE_BIAS
+        hi = <int> bounds[4 * i + 3] - VALUE_BIAS
+        mask = quiet[i]
+        if rl == RANK_NONE and (lo == -seeds or <int> fixed[3 * i + 1] - VALUE_BIAS == lo):
+            rl = 0
+        if hi == seeds:
+            rh = 0
+        if mask and (rl == RANK_NONE or rh == RANK_NONE):
+            board_of_bars(bars, seeds, pits)
+        if rl == RANK_NONE:
+            for k in range(6):
+                if mask & (1 << k):
+                    south_move(pits, k, rule, kids, gains)
+                    j = rank_board(kids)
+                    child = bounds + 4 * j
+                    if -(<int> child[3] - VALUE_BIAS) == lo and ranks[2 * j + 1] + 1 < rl:
+                        rl = ranks[2 * j + 1] + 1
+        if rh == RANK_NONE:
+            r = 0
+            for k in range(6):
+                if mask & (1 << k):
+                    south_move(pits, k, rule, kids, gains)
+                    j = rank_board(kids)
+                    child = bounds + 4 * j
+                    if -(<int> child[2] - VALUE_BIAS) == hi and ranks[2 * j] + 1 > r:
+                        r = ranks[2 * j] + 1
+            if r < RANK_NONE:
+                rh = r
+        if rl != ranks[2 * i]:
+            ranks[2 * i] = rl
+            changed += 1
+        if rh != ranks[2 * i + 1]:
+            ranks[2 * i + 1] = rh
+            changed += 1
+    return changed
+
 cdef class LevelBuilder:
     """Builds the database of ``seeds`` seeds from ``smaller`` (a Tablebase
     holding every smaller count, with ``prove`` their proven bounds too):
@@ -613,3 +695,20 @@ cdef class LevelBuilder:
             return
         with nogil:
             finish(self.seeds, self.bounds, dest, bounds_out, start, stop)
+
+    def rank_range(self, bytearray ranks, uint64_t start, uint64_t stop):
+        """One pass of the ranks (2 native uint16 a board, rank_lo and
+        rank_hi, RANK_NONE at first) over ranks start..stop-1, after the
+        sweeps have converged; how many ranks it gave. Only with prove."""
+        cdef long long changed
+        cdef unsigned char* buf = ranks
+        if not self.prove:
+            raise ValueError("ranks are of the proven bounds: build with prove")
+        if <uint64_t> len(ranks) != 4 * positions(self.seeds):
+            raise ValueError(f"{len(ranks)} bytes of ranks for {positions(self.seeds)} boards")
+        if stop <= start:
+            return 0
+        with nogil:
+            changed = rank_sweep_as(self.seeds, self.rule, self.bounds, self.fixed, self.quiet,
+                                    <uint16_t*> buf, start, stop)
+        return changed

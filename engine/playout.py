@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .game import Termination
 from .limits import Limits
 from .position import Position
 from .searcher import Searcher
@@ -89,6 +90,31 @@ def deviating(player: Player, rng: random.Random, rate: float) -> Player:
         return player(position)
 
     return play
+
+
+def repeater(player: Player) -> Player:
+    """``player``, but ending the game whenever a move can (a repetition
+    above all: the way to beat play that keeps a value without coming
+    nearer to it), with the best such end for itself."""
+
+    def play(position: Position) -> str:
+        mover = position.turn
+        ends = [(position.play(m).outcome(), m.text) for m in position.legal_moves()]
+        scored = [(o.margin(mover), text) for o, text in ends if o is not None]
+        return max(scored)[1] if scored else player(position)
+
+    return play
+
+
+def margin_reached(outcome: Any, side: int, claim: int) -> bool:
+    """Whether a game that ended in ``outcome`` gave ``side`` at least the
+    final margin ``claim`` (an Oware database's value). A "more than 24"
+    end stops the game the databases play on, which keeps the result but
+    not the margin: there only the result is claimed."""
+    margin = outcome.margin(side)
+    if outcome.termination == Termination.MAJORITY:
+        return margin > 0 if claim > 0 else margin >= 0 if claim == 0 else True
+    return margin >= claim
 
 
 @dataclass(frozen=True)

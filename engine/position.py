@@ -75,6 +75,10 @@ class Position:
         kernel = self.variant.kernel
         return [kernel.key(s) for s in self._states[:-1]]
 
+    def history(self) -> list[Any]:
+        """The states of this game before the current one, oldest first."""
+        return self._states[:-1]
+
     # -- moves -----------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         if self._legal is None:

@@ -86,44 +86,81 @@ def _kalah_pits(position: Position) -> tuple[list[int], int]:
 Progress = Callable[[str], None]
 
 
+class KalahSolver:
+    """The Kalah solver of one board size, its databases built once, for
+    many positions of that size (``solve_kalah`` is one of them; a
+    benchmark judges the engine's moves with it)."""
+
+    def __init__(self, variant: Any, db_seeds: int, table_mb: int = TABLE_MB,
+                 progress: Progress | None = None) -> None:
+        if variant.name != "kalah":
+            raise SolverError(f"the Kalah solver does not play {variant.name}")
+        if not 0 <= db_seeds <= DB_MAX_SEEDS:
+            raise SolverError(f"databases go from 0 to {DB_MAX_SEEDS} seeds")
+        self.module = _compiled("_kalahsolve")
+        self.pits = int(variant.options["pits"])
+        self.db_seeds = db_seeds
+        self.solver = self.module.KalahSolver(self.pits, bool(variant.options["empty-capture"]),
+                                              db_seeds, table_mb)
+        start = time.perf_counter()
+        try:
+            for seeds in range(db_seeds + 1):
+                self.solver.build(seeds)
+                if progress and seeds >= 10:
+                    progress(f"database {seeds:>2} seeds: {self.solver.level_size(seeds):>12,} "
+                             f"positions, {time.perf_counter() - start:7.1f} s")
+        except self.module.SolveInterrupted as exc:
+            raise SolveInterrupted("interrupted: the databases did not finish") from exc
+        self.db_seconds = time.perf_counter() - start
+
+    @property
+    def nodes(self) -> int:
+        return int(self.solver.nodes)
+
+    def value(self, position: Position, guess: int = 0,
+              progress: Progress | None = None) -> int:
+        """The side to move's final margin with perfect play, stores included."""
+        pits, lead = _kalah_pits(position)
+        start = time.perf_counter()
+
+        def step(lower: int, upper: int) -> None:
+            if progress:
+                progress(f"search: {lower + lead:+d} <= value <= {upper + lead:+d}, "
+                         f"{self.solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s")
+
+        in_pits = sum(pits)
+        try:
+            return int(self.solver.value(pits, max(-in_pits, min(in_pits, guess - lead)),
+                                         step)) + lead
+        except self.module.SolveInterrupted as exc:
+            raise SolveInterrupted("interrupted: the solve did not finish") from exc
+
+    def keeps(self, position: Position, move: str, value: int) -> bool:
+        """Whether ``move`` keeps the final margin ``value`` (the position's,
+        from ``value``) for the side to move."""
+        pits, lead = _kalah_pits(position)
+        code = position.parse_move(move).code - position.turn * self.pits
+        try:
+            return bool(self.solver.move_at_least(pits, code, value - lead))
+        except self.module.SolveInterrupted as exc:
+            raise SolveInterrupted("interrupted: the solve did not finish") from exc
+
+
 def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int = TABLE_MB,
                 progress: Progress | None = None, guess: int = 0) -> KalahSolution:
     """The game-theoretic value of ``position`` and its best moves.
     ``guess`` (the value expected, store lead included) is where MTD(f)
     starts: a guess near the value saves steps, and the value found is
     exact whatever the guess."""
-    pits, lead = _kalah_pits(position)
-    module = _compiled("_kalahsolve")
-    m = int(position.variant.options["pits"])
+    pits, _ = _kalah_pits(position)
     if db_seeds is None:
-        db_seeds = default_db_seeds(m, sum(pits))
-    if not 0 <= db_seeds <= DB_MAX_SEEDS:
-        raise SolverError(f"databases go from 0 to {DB_MAX_SEEDS} seeds")
-    solver = module.KalahSolver(m, bool(position.variant.options["empty-capture"]),
-                                db_seeds, table_mb)
+        db_seeds = default_db_seeds(int(position.variant.options["pits"]), sum(pits))
     start = time.perf_counter()
-    try:
-        for seeds in range(db_seeds + 1):
-            solver.build(seeds)
-            if progress and seeds >= 10:
-                progress(f"database {seeds:>2} seeds: {solver.level_size(seeds):>12,} positions, "
-                         f"{time.perf_counter() - start:7.1f} s")
-        db_seconds = time.perf_counter() - start
-
-        def step(lower: int, upper: int) -> None:
-            if progress:
-                progress(f"search: {lower + lead:+d} <= value <= {upper + lead:+d}, "
-                         f"{solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s")
-
-        in_pits = sum(pits)
-        value = solver.value(pits, max(-in_pits, min(in_pits, guess - lead)), step)
-        base = position.turn * m
-        best = [move.text for move in position.legal_moves()
-                if solver.move_at_least(pits, move.code - base, value)]
-    except module.SolveInterrupted as exc:
-        raise SolveInterrupted("interrupted: the solve did not finish") from exc
-    return KalahSolution(value + lead, best, solver.nodes, db_seeds, solver.db_positions,
-                         db_seconds, time.perf_counter() - start)
+    solver = KalahSolver(position.variant, db_seeds, table_mb, progress)
+    value = solver.value(position, guess, progress)
+    best = [move.text for move in position.legal_moves() if solver.keeps(position, move.text, value)]
+    return KalahSolution(value, best, solver.nodes, db_seeds, solver.solver.db_positions,
+                         solver.db_seconds, time.perf_counter() - start)
 
 
 @dataclass

@@ -27,11 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BingwaError, ExtensionMissingError
+from .game import Termination
 from .kernel import compiled_module
 from .oware import GRAND_SLAM_RULES
 
 MAGIC = b"BWOWDB\x00\x00"
 BOUNDS_MAGIC = b"BWOWBD\x00\x00"  # the proven bounds beside each database (--prove)
+RANKS_MAGIC = b"BWOWRK\x00\x00"  # the ranks of the proven bounds (--prove; Playing the claims)
+RANK_NONE = 0xFFFF  # no rank: the bot does not play that bound from the ranks
 FORMAT_VERSION = 1
 # Bumped whenever the Oware rules the files encode change (oware.py).
 RULES_VERSION = 1
@@ -86,6 +89,12 @@ def file_name(seeds: int, grandslam: int = 0) -> str:
     return f"oware-{GRAND_SLAM_RULES[grandslam]}-{seeds:02d}.bwdb"
 
 
+def ranks_name(seeds: int, grandslam: int = 0) -> str:
+    """The ranks of the proven bounds (4 bytes a board: rank_lo, rank_hi as
+    uint16 in the machine's order), written by a --prove build."""
+    return f"oware-{GRAND_SLAM_RULES[grandslam]}-{seeds:02d}.bwrk"
+
+
 def bounds_name(seeds: int, grandslam: int = 0) -> str:
     """The file of the proven bounds (lo, hi: 2 bytes a board) that the
     builder of the larger counts reads; probing never needs it."""
@@ -105,15 +114,16 @@ def _header(seeds: int, grandslam: int, data: bytes | bytearray | memoryview,
 
 
 def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray,
-                bounds: bool = False, proven: bool = False) -> Path:
-    """Write one database (or with ``bounds`` its proven bounds)
-    atomically: a temporary name, fsync, rename (a half-written file never
-    has the final name)."""
-    path = folder / (bounds_name if bounds else file_name)(seeds, grandslam)
+                bounds: bool = False, proven: bool = False, ranks: bool = False) -> Path:
+    """Write one database (or with ``bounds`` its proven bounds, with
+    ``ranks`` their ranks) atomically: a temporary name, fsync, rename (a
+    half-written file never has the final name)."""
+    name, magic = ((ranks_name, RANKS_MAGIC) if ranks else (bounds_name, BOUNDS_MAGIC) if bounds
+                   else (file_name, MAGIC))
+    path = folder / name(seeds, grandslam)
     temp = path.with_suffix(".part")
     with open(temp, "wb") as out:
-        out.write(_header(seeds, grandslam, data, BOUNDS_MAGIC if bounds else MAGIC,
-                          PROVEN if proven else 0))
+        out.write(_header(seeds, grandslam, data, magic, PROVEN if proven else 0))
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
@@ -143,22 +153,23 @@ class Level:
 
 
 def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True,
-               bounds: bool = False) -> Level:
-    """The values of one file (or with ``bounds`` the proven bounds),
-    memory-mapped read-only, after checking its header (and checksum when
-    ``verify``)."""
-    width = 2 if bounds else 1
+               bounds: bool = False, ranks: bool = False) -> Level:
+    """The values of one file (or with ``bounds`` the proven bounds, with
+    ``ranks`` their ranks), memory-mapped read-only, after checking its
+    header (and checksum when ``verify``)."""
+    width = 4 if ranks else 2 if bounds else 1
+    kind = "ranks file" if ranks else _kind(bounds)
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size < HEADER_BYTES:
-                raise TablebaseError(f"{path}: not a bingwa {_kind(bounds)} (too short)")
+                raise TablebaseError(f"{path}: not a bingwa {kind} (too short)")
             mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
         raise TablebaseError(f"{path}: {exc.strerror or exc}") from None
     magic, fmt, rules, rule, found_seeds, count, crc, flags = HEADER.unpack_from(mapped, 0)
-    if magic != (BOUNDS_MAGIC if bounds else MAGIC):
-        raise TablebaseError(f"{path}: not a bingwa {_kind(bounds)}")
+    if magic != (RANKS_MAGIC if ranks else BOUNDS_MAGIC if bounds else MAGIC):
+        raise TablebaseError(f"{path}: not a bingwa {kind}")
     if fmt != FORMAT_VERSION:
         raise TablebaseError(f"{path}: format version {fmt}, this bingwa reads {FORMAT_VERSION}; "
                              "rebuild it")
@@ -190,12 +201,15 @@ def _rule_name(rule: int) -> str:
     return GRAND_SLAM_RULES[rule] if 0 <= rule < len(GRAND_SLAM_RULES) else str(rule)
 
 
-def finished_levels(folder: Path, grandslam: int = 0, bounds: bool = False) -> int:
+def finished_levels(folder: Path, grandslam: int = 0, bounds: bool = False,
+                    ranks: bool = False) -> int:
     """The largest n such that the files of 0..n all exist (-1: none);
-    with ``bounds``, their proven bounds too (what a build resumes from)."""
+    with ``bounds``, their proven bounds too (what a build resumes from),
+    with ``ranks`` their ranks."""
     n = -1
     while n < MAX_SEEDS and (folder / file_name(n + 1, grandslam)).is_file() and (
-            not bounds or (folder / bounds_name(n + 1, grandslam)).is_file()):
+            not bounds or (folder / bounds_name(n + 1, grandslam)).is_file()) and (
+            not ranks or (folder / ranks_name(n + 1, grandslam)).is_file()):
         n += 1
     return n
 
@@ -225,6 +239,10 @@ def open_tablebase(folder: str | os.PathLike[str] | None = None, grandslam: str 
                   for n in range(top + 1)]
     tb = _db().Tablebase(rule, [level.data for level in levels], bounds)
     tb.proven = proven
+    if bounds is not None and finished_levels(path, rule, bounds=True, ranks=True) >= top:
+        # the perfect bot plays the proven entries by them (rank_of)
+        tb.ranks = [read_level(path / ranks_name(n, rule), n, rule, verify, ranks=True).data.cast("H")
+                    for n in range(top + 1)]
     return tb
 
 
@@ -246,14 +264,17 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
     path = make_folder(folder)
     db = _db()
     prove = build_mode(path, rule, prove)
-    done = min(finished_levels(path, rule, bounds=prove), max_seeds)
+    # a proving build needs each count's bounds and ranks too (older folders lack ranks)
+    done = min(finished_levels(path, rule, bounds=prove, ranks=prove), max_seeds)
     levels = [read_level(path / file_name(n, rule), n, rule).data for n in range(done + 1)]
     proven = [read_level(path / bounds_name(n, rule), n, rule, bounds=True).data
               for n in range(done + 1)] if prove else None
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for seeds in range(len(levels), max_seeds + 1):
-            data, bounds = build_level(db, pool, seeds, rule, db.Tablebase(rule, levels, proven),
-                                       progress, prove)
+            data, bounds, ranks = build_level(db, pool, seeds, rule,
+                                              db.Tablebase(rule, levels, proven), progress, prove)
+            if ranks is not None:
+                write_level(path, seeds, rule, ranks, proven=True, ranks=True)
             if proven is not None and bounds is not None:
                 # the bounds first: a database without them is rebuilt on resuming
                 write_level(path, seeds, rule, bounds, bounds=True, proven=True)
@@ -303,10 +324,12 @@ def build_mode(folder: Path, grandslam: int, prove: bool | None) -> bool:
 
 
 def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smaller: Any,
-                progress: Progress | None, prove: bool) -> tuple[bytearray, bytearray | None]:
+                progress: Progress | None,
+                prove: bool) -> tuple[bytearray, bytearray | None, bytearray | None]:
     """The stored bytes of the ``seeds`` database and (``prove``) its
-    proven bounds: sweeps until no bound moves, the ranks cut in blocks
-    that the pool's threads take in turn."""
+    proven bounds and their ranks: sweeps until no bound moves (then, with
+    ``prove``, until no rank falls), the boards cut in blocks that the
+    pool's threads take in turn."""
     builder = db.LevelBuilder(seeds, rule, smaller, prove)
     count = int(builder.count)
     blocks = [(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK)]
@@ -318,10 +341,15 @@ def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smalle
             progress(seeds, sweep, changed)
         if not changed:
             break
+    ranks = None
+    if prove:
+        ranks = bytearray(b"\xff" * (4 * count))
+        while sum(pool.map(lambda b: builder.rank_range(ranks, *b), blocks)):
+            pass
     out = bytearray(count)
     bounds = bytearray(2 * count) if prove else None
     list(pool.map(lambda b: builder.finish_range(out, bounds, *b), blocks))
-    return out, bounds
+    return out, bounds, ranks
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -427,6 +455,97 @@ def exact_move_value(tablebase: Any, position: Any, value: MoveValue) -> bool:
     if not value.capture or not tablebase.proven:
         return False
     return not entry(tablebase, position.play(value.move).state).cycle
+
+
+def bounds_of(tablebase: Any, state: Any) -> tuple[int, int] | None:
+    """The proven bounds (lo, hi) of the final margin for the side to move
+    of the game started at ``state`` with no history; None out of range or
+    in a build without --prove (its values are estimates)."""
+    found = tablebase.probe(state)
+    if found is None or found[0] == "estimate":
+        return None
+    return found[1], found[2]
+
+
+def ranks_of(tablebase: Any, state: Any) -> tuple[int, int] | None:
+    """The ranks (rank_lo, rank_hi) of the board's proven bounds (_owaredb,
+    "Ranks"); None without ranks or where one is unknown."""
+    if tablebase.ranks is None or not in_range(tablebase, state):
+        return None
+    seeds = seeds_on_board(state)
+    index = 2 * int(_db().rank(board_of(state)))
+    found = tablebase.ranks[seeds][index], tablebase.ranks[seeds][index + 1]
+    return None if RANK_NONE in found else found
+
+
+def progress_key(tablebase: Any, state: Any, side: int) -> tuple[int, int] | None:
+    """What ``side`` is sure of at ``state`` and how near it is: (the proven
+    lower bound of its final margin, minus the rank of that bound). Along a
+    line where ``side`` keeps its bound (``keeping_move``) the key grows at
+    every ply, so no position of that line comes twice."""
+    bounds, ranks = bounds_of(tablebase, state), ranks_of(tablebase, state)
+    if bounds is None or ranks is None:
+        return None
+    if state[2] == side:
+        return bounds[0], -ranks[0]
+    return -bounds[1], -ranks[1]
+
+
+def keeping_move(tablebase: Any, position: Any) -> MoveValue | None:
+    """A move that holds the mover's proven lower bound ``lo`` of the game
+    started here against any play, and makes progress: it ends the game
+    or captures with ``lo`` sure, or it is a quiet move to a position whose
+    proven bound is ``lo`` for the mover at a smaller rank. Played at every
+    turn, it reaches ``lo`` or better in finitely many moves and never
+    repeats a position (docs/databases.md, "Playing the claims").
+
+    The game's history counts: a position since the last capture that the
+    line could meet again could end the game by repetition first. So the
+    move is given only when every earlier position since the last capture
+    has a smaller key (``progress_key``) than this one, as it has when the
+    mover has kept its bound since that capture. None when that does not
+    hold, or without the databases' ranks, or out of their range."""
+    state = position.state
+    mover = state[2]
+    if position.is_over() or not in_range(tablebase, state):
+        return None
+    here = progress_key(tablebase, state, mover)
+    if here is None:
+        return None
+    for before in reversed(position.history()):
+        if before[1] != state[1]:
+            break  # a capture came between: nothing before it can repeat
+        key = progress_key(tablebase, before, mover)
+        if key is None or key > here:
+            return None
+    lo = here[0]
+    best: tuple[tuple[int, int], MoveValue] | None = None
+    for move in position.legal_moves():
+        child = position.play(move)
+        capture = child.state[1] != state[1]
+        outcome = child.outcome()
+        if outcome is not None and outcome.termination == Termination.REPETITION:
+            value, order = outcome.margin(mover), 0
+        else:
+            # the databases' value, also where the move ends the game: they
+            # play on past "more than 24", which keeps the winner but not
+            # the margin (docs/databases.md)
+            key = progress_key(tablebase, child.state, mover)
+            if key is None:
+                continue
+            value = key[0]
+            # a capture starts a fresh history; a quiet move must come nearer
+            # (rank 0 here with no capture reaching lo: lo is the trivial
+            # bound, all seeds on the board lost, which no play can break)
+            order = 0 if capture or value > lo else 1 - key[1]
+            if not capture and value == lo and -key[1] >= -here[1] and here[1] != 0:
+                continue
+        if value < lo:
+            continue
+        candidate = ((-value, order), MoveValue(move.text, value, capture, outcome is not None))
+        if best is None or candidate[0] < best[0]:
+            best = candidate
+    return None if best is None else best[1]
 
 
 def best_move(values: list[MoveValue]) -> MoveValue:

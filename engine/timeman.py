@@ -106,8 +106,8 @@ def allocate(limits: Limits, side: int, moves_left: int | None = None) -> Budget
         think = max(0, limits.movetime) - overhead
         if clock is not None:  # a clock given too: never past it
             think = min(think, max(0, clock) - overhead)
-        think = max(float(MIN_THINK_MS), float(think))
-        return Budget(think, think)
+        spend = max(float(MIN_THINK_MS), float(think))
+        return Budget(spend, spend)
     if clock is None:
         return Budget(None, None)
     clock = max(0, clock)

@@ -7,7 +7,9 @@
   moves and positions are written (bingwa's words, Aualé's); ``dialects``
   finds one by name;
 - ``options``: what ``setoption`` does;
-- ``compliance``: ``bingwa compliance``, an engine checked against the spec.
+- ``compliance``: ``bingwa compliance``, an engine checked against the spec;
+- ``external``: the external bot, another engine behind the client;
+  ``bots`` finds it and every bot of bingwa.bots by name.
 
 Modules are imported on demand (``bingwa engine`` starts fast).
 """

@@ -9,7 +9,7 @@ look at the notation themselves. ``dialects.py`` finds a dialect by name.
 
 from __future__ import annotations
 
-from bingwa.engine import Position
+from bingwa.engine import BingwaError, Position
 from bingwa.engine.limits import Info
 from bingwa.engine.variant import Variant
 
@@ -74,3 +74,14 @@ class Dialect:
 
 UCI = Dialect()
 
+
+def reworded(error: BingwaError, text: str, dialect: Dialect) -> str:
+    """The message of a move error, naming the move as the GUI wrote it."""
+    message = str(error)
+    if dialect is UCI or not message.startswith(f"{text}: "):
+        return message
+    try:
+        wire = dialect.move_to_wire(text)
+    except BingwaError:
+        return message
+    return f"{wire}: {message[len(text) + 2:]}"

@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-from bingwa.bots import bot_names
 from bingwa.engine.kernel import use_compiled
+from bingwa.protocol.bots import bot_names
 
 # The external bot behind the protocol server, wrapping another engine.
 EXTERNAL_ENGINE = """\
 import sys
-from bingwa.bots.external import ExternalBot
+from bingwa.protocol.external import ExternalBot
 from bingwa.protocol.server import EngineServer
 bot = ExternalBot()
 bot.set_option("Command", f"{sys.executable} -m bingwa engine --bot random")

@@ -1,4 +1,4 @@
-"""The external bot (bots/external.py): another engine process played
+"""The external bot (protocol/external.py): another engine process played
 through the protocol client, with its traffic logged and its moves
 restricted on request, failures raised and recovered from."""
 
@@ -11,11 +11,12 @@ import time
 
 import pytest
 
-from bingwa.bots import BotOptionError, find_bot
-from bingwa.bots.external import ExternalBot
+from bingwa.bots import BotOptionError
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits
+from bingwa.protocol.bots import find_bot
 from bingwa.protocol.client import EngineCrash, EngineStartError
+from bingwa.protocol.external import ExternalBot
 
 PYTHON = shlex.quote(sys.executable)
 

@@ -9,11 +9,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from bingwa.bots import bot_names, find_bot
 from bingwa.cli import main
 from bingwa.engine import Position
 from bingwa.engine.ogn import read_ogn
 from bingwa.engine.records import GameRecord, read_record
+from bingwa.protocol.bots import bot_names, find_bot
 
 
 def run(args: list[str], lines: list[str] | None = None):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support.testbots import RecordingBot
 
-from bingwa.bots import bot_names, find_bot
+from bingwa.protocol.bots import bot_names, find_bot
 from bingwa.protocol.client import Engine
 from bingwa.protocol.compliance import run_compliance
 

@@ -18,7 +18,8 @@ from bingwa.bots import bot_names, find_bot
 from bingwa.engine import Position
 from bingwa.engine.perft import PerftStopped
 from bingwa.engine.perft import count as perft_count
-from bingwa.protocol.server import MAX_ERROR, MAX_LINE, MAX_SEARCHMOVES
+from bingwa.protocol.jobs import MAX_SEARCHMOVES
+from bingwa.protocol.server import MAX_ERROR, MAX_LINE
 
 
 @pytest.fixture

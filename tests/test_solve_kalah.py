@@ -177,3 +177,35 @@ def test_analyse_solve_refuses_other_variants_before_searching():
     result = CliRunner().invoke(main, ["analyse", "oware", "--solve"])
     assert result.exit_code == 2
     assert result.output.startswith("bingwa: error: --solve takes Kalah positions")
+
+
+def test_the_kalah_solver_judges_many_positions_with_one_build():
+    from bingwa.engine.solvers import KalahSolver
+
+    variant = Position("kalah pits=3 seeds=2").variant
+    solver = KalahSolver(variant, 4, table_mb=1)
+    rng = random.Random(3)
+    for _ in range(20):
+        pos = Position(variant)
+        for _ in range(rng.randrange(4)):
+            if not pos.is_over():
+                pos.push(rng.choice(pos.legal_moves()))
+        if pos.is_over():
+            continue
+        alone = solve_kalah(pos, db_seeds=2)
+        assert solver.value(pos) == alone.value
+        assert [m.text for m in pos.legal_moves()
+                if solver.keeps(pos, m.text, alone.value)] == alone.best_moves
+
+
+def test_the_accuracy_benchmark_runs_small():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "kalah_accuracy.py"
+    out = subprocess.run([sys.executable, str(script), "--positions", "3", "--movetime", "20",
+                          "--db-seeds", "6", "--max-in-pits", "10", "--game-nodes", "2000"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "kept the value:" in out.stdout and " of 3 = " in out.stdout

@@ -163,25 +163,32 @@ def proven_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_perfect_bot_plays_a_database_move_only_where_every_value_is_exact(
         proven_folder: Path) -> None:
     """Where every move ends the game or captures into a proven entry the
-    bot plays the best database value; where a quiet move's value would
-    depend on the history, it searches."""
+    bot plays the best database value; where the position's own entry is
+    proven exact, the move that keeps it by the ranks (test_tablebase_ranks);
+    elsewhere (a quiet move's value would depend on the history) it
+    searches."""
     tb = tablebase.open_tablebase(proven_folder)
     bot = perfect_bot(proven_folder)
     rng = random.Random(5)
-    exact = searched = 0
+    exact = kept = searched = 0
     for pos in playable(rng, 6, 80):
         values = tablebase.move_values(tb, pos)
         seen: list[Info] = []
         result = bot.go(pos, Limits(depth=4), seen.append, threading.Event())
+        keeping = tablebase.keeping_move(tb, pos)
         if all(tablebase.exact_move_value(tb, pos, v) for v in values):
             exact += 1
             by_move = {v.move: v.value for v in values}
             assert by_move[result.best] == max(by_move.values())
             assert seen[-1].depth == 1
+        elif tb.probe(pos.state)[0] == "exact" and keeping is not None:
+            kept += 1
+            assert result.best == keeping.move
+            assert seen[-1].depth == 1
         else:
             searched += 1
             assert seen[-1].depth >= 2  # the search iterated
-    assert exact >= 3 and searched >= 20
+    assert exact >= 3 and kept >= 20 and searched >= 3
 
 
 def test_the_perfect_bot_holds_what_the_databases_claim(proven_folder: Path) -> None:

@@ -49,7 +49,7 @@ class EngineSpec:
     @classmethod
     def bot(cls, bot: str, name: str | None = None, **kwargs: Any) -> EngineSpec:
         """A built-in bot run as a protocol engine (``bingwa engine --bot``)."""
-        from bingwa.bots import bot_names
+        from bingwa.protocol.bots import bot_names
 
         if bot not in bot_names():
             raise EngineSpecError(f"unknown bot {bot!r} (known: {', '.join(bot_names())})")

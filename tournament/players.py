@@ -50,7 +50,7 @@ class InProcessPlayer:
     """A built-in bot called directly: no process, no protocol."""
 
     def __init__(self, name: str, bot: str, options: tuple[tuple[str, str], ...] = ()) -> None:
-        from bingwa.bots import find_bot
+        from bingwa.protocol.bots import find_bot
 
         self.name = name
         self.bot = find_bot(bot)()

@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .stats import MatchElo, Ratings, likelihood_of_superiority, matchup, signed_elo
+from .stats import MatchElo, Ratings, likelihood_of_superiority, matchups, signed_elo
 
 if TYPE_CHECKING:
     from .model import PlayedGame
@@ -243,12 +243,8 @@ def matchups_table(variant: str, games, engines: list[str]) -> Table:
     table = Table(title=f"{variant}: matchups", title_justify="left")
     for column in ("engine", "opponent", "W/D/L", "penta [LL LD WL+DD WD WW]", "Elo (95%)", "LOS"):
         table.add_column(column)
-    for i, a in enumerate(engines):
-        for b in engines[i + 1:]:
-            m = matchup(games, a, b)
-            if not m.games:
-                continue
-            elo = m.elo()
-            table.add_row(a, b, f"{m.wins}/{m.draws}/{m.losses}", " ".join(map(str, m.penta)),
-                          _elo(elo.value, elo.error), f"{100 * m.los:.1f}%")
+    for m in matchups(games, engines):
+        elo = m.elo()
+        table.add_row(m.player, m.opponent, f"{m.wins}/{m.draws}/{m.losses}",
+                      " ".join(map(str, m.penta)), _elo(elo.value, elo.error), f"{100 * m.los:.1f}%")
     return table

@@ -17,7 +17,17 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .sprt import Sprt
-from .stats import GameScore, RatingError, Ratings, components, fit, matchup, rate, signed_elo
+from .stats import (
+    GameScore,
+    RatingError,
+    Ratings,
+    components,
+    fit,
+    matchup,
+    matchups,
+    rate,
+    signed_elo,
+)
 from .storage import Run, Store
 from .timecontrol import TimeControl
 
@@ -177,15 +187,11 @@ def crosstable_html(games: Sequence[GameScore], order: list[str]) -> str:
 def matchups_html(games: Sequence[GameScore], order: list[str]) -> str:
     rows = ["<table><tr><th>engine</th><th>opponent</th><th>W/D/L</th>"
             "<th>pentanomial [LL LD WL+DD WD WW]</th><th>Elo (95%)</th><th>LOS</th></tr>"]
-    for i, a in enumerate(order):
-        for b in order[i + 1:]:
-            m = matchup(games, a, b)
-            if not m.games:
-                continue
-            elo = m.elo()
-            value = f"{signed_elo(elo.value)} ± {elo.error:.0f}" if math.isfinite(elo.error) and math.isfinite(elo.value) else "-"
-            rows.append(f"<tr><td>{_e(a)}</td><td>{_e(b)}</td><td>{m.wins}/{m.draws}/{m.losses}</td>"
-                        f"<td>{' '.join(map(str, m.penta))}</td><td>{value}</td><td>{100 * m.los:.1f}%</td></tr>")
+    for m in matchups(games, order):
+        elo = m.elo()
+        value = f"{signed_elo(elo.value)} ± {elo.error:.0f}" if math.isfinite(elo.error) and math.isfinite(elo.value) else "-"
+        rows.append(f"<tr><td>{_e(m.player)}</td><td>{_e(m.opponent)}</td><td>{m.wins}/{m.draws}/{m.losses}</td>"
+                    f"<td>{' '.join(map(str, m.penta))}</td><td>{value}</td><td>{100 * m.los:.1f}%</td></tr>")
     rows.append("</table>")
     return "\n".join(rows)
 

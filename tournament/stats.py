@@ -267,6 +267,13 @@ def matchup(games: Iterable[GameScore], player: str, opponent: str) -> Matchup:
     return result
 
 
+def matchups(games: Sequence[GameScore], order: Sequence[str]) -> list[Matchup]:
+    """The matchup of every two engines that met, each pair once, in
+    ``order`` (the earlier engine as the player): the tables' rows."""
+    met = (matchup(games, a, b) for i, a in enumerate(order) for b in order[i + 1:])
+    return [m for m in met if m.games]
+
+
 def pentanomial(games: Iterable[GameScore], player: str, opponent: str) -> list[int]:
     return matchup(games, player, opponent).penta
 

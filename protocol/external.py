@@ -1,6 +1,8 @@
 """The ``external`` bot: any engine command behind bingwa's protocol client
 (protocol/client.py), so that another program plays wherever a bot does
-(``bingwa play``, the tournament runner, ``bingwa engine`` as a relay).
+(``bingwa play``, the tournament runner, ``bingwa engine`` as a relay). It
+is found by name in protocol/bots.py, not in bingwa.bots: bots sit below
+the protocol.
 
 Options:
 
@@ -34,10 +36,13 @@ import threading
 import time
 from typing import Any, TextIO
 
+from bingwa.bots.base import Bot, BotOption, BotOptionError, Emit
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits, SearchResult
 
-from .base import Bot, BotOption, BotOptionError, Emit
+from .client import Engine
+from .errors import EngineError, EngineStartError
+from .transport import ProcessTransport
 
 EMPTY = ("", "<empty>")
 
@@ -141,8 +146,6 @@ class ExternalBot(Bot):
 
     # -- the engine's life ----------------------------------------------
     def start(self) -> Any:
-        from bingwa.protocol.client import Engine, EngineStartError, ProcessTransport
-
         command = shlex.split(self.text_option("Command"))
         if not command:
             raise EngineStartError("the external bot has no Command option set")
@@ -208,8 +211,6 @@ class ExternalBot(Bot):
         return dataclasses.replace(limits, searchmoves=allowed)
 
     def go(self, position: Position, limits: Limits, emit: Emit, stop: threading.Event) -> SearchResult:
-        from bingwa.protocol.client import EngineError
-
         if position.is_over():
             return SearchResult(None)
         limits = self.restricted(position, limits)
