@@ -123,7 +123,7 @@ def test_a_weaker_engine_under_test_is_rejected_with_exit_1(repo, tmp_path):
 def test_the_real_build_of_head_plays_an_sprt(tmp_path):
     """A real build (a few minutes on two cores): ``git archive`` of HEAD,
     a new environment, pip install, then a one-pair SPRT."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
                       capture_output=True).returncode != 0:
         pytest.skip("not a git checkout")

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "databases.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "databases.py"
 
 
 def compare(*args: str) -> subprocess.CompletedProcess:

@@ -17,7 +17,7 @@ pytest.importorskip("numpy")
 pytest.importorskip("scipy")
 import numpy as np  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -282,7 +282,7 @@ def test_the_example_of_docs_records_md_reads_and_writes_back() -> None:
     import re
     from pathlib import Path
 
-    doc = (Path(__file__).parent.parent / "docs" / "records.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text()
     example = re.search(r"```\n(\[Event.*?)```", doc, re.S)
     assert example is not None
     record = parse_record(example[1])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "check_bench.py"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

@@ -400,7 +400,7 @@ def test_analyse_reports_bad_input_in_one_line():
 
 
 # -- benchmarks/timeman_engine.py (the SPRTs' engine for the time manager) ----------
-TIMEMAN_ENGINE = Path(__file__).resolve().parent.parent / "benchmarks" / "timeman_engine.py"
+TIMEMAN_ENGINE = Path(__file__).resolve().parents[2] / "benchmarks" / "timeman_engine.py"
 
 
 def test_timeman_engine_reads_the_constants_from_the_environment(monkeypatch):

@@ -16,7 +16,7 @@ from bingwa.engine.limits import Limits
 from bingwa.engine.searcher import SEARCH_KNOBS, Searcher
 
 pytest.importorskip("bingwa.engine.search")
-DEPTH_SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "depth.py"
+DEPTH_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "depth.py"
 
 
 def counted(position: Position, depth: int, **knobs: int) -> Searcher:

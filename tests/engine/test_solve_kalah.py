@@ -203,7 +203,7 @@ def test_the_accuracy_benchmark_runs_small():
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "kalah_accuracy.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "kalah_accuracy.py"
     out = subprocess.run([sys.executable, str(script), "--positions", "3", "--movetime", "20",
                           "--db-seeds", "6", "--max-in-pits", "10", "--game-nodes", "2000"],
                          capture_output=True, text=True, timeout=300)

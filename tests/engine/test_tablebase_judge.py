@@ -16,7 +16,7 @@ from bingwa.engine.oware_judge import BoardJudge
 
 pytest.importorskip("bingwa.engine._owaredb")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "databases.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "databases.py"
 TWO_SEEDS_CHASING = (0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0)
 
 

@@ -23,8 +23,8 @@ from bingwa.engine.limits import Info, SearchResult
 from bingwa.protocol.auale import AUALE, MAX_PV_PLIES
 from bingwa.protocol.transport import ProcessTransport
 
-HERE = Path(__file__).parent
-SCRIPT = HERE / "data" / "auale_conversation.txt"
+TESTS = Path(__file__).resolve().parents[1]
+SCRIPT = TESTS / "data" / "auale_conversation.txt"
 
 
 def test_auale_conversation_replayed_in_process():

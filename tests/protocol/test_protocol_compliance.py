@@ -16,7 +16,7 @@ from bingwa.protocol.bots import bot_names, find_bot
 from bingwa.protocol.client import Engine
 from bingwa.protocol.compliance import run_compliance
 
-HERE = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]
 
 
 def quick_bot(name: str):
@@ -56,7 +56,7 @@ def test_compliance_command_passes_bingwa_engine():
 def test_compliance_command_fails_a_broken_engine():
     done = subprocess.run(
         [sys.executable, "-m", "bingwa", "compliance", "--timeout", "1", "--",
-         sys.executable, str(HERE / "support" / "fake_engine.py")],
+         sys.executable, str(TESTS / "support" / "fake_engine.py")],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 1

@@ -11,7 +11,7 @@ from support.testbots import ServerSession
 
 from bingwa.bots import find_bot
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 # a position string opens with its variant's name when it is not Oware's
 VARIANT_OF = {"kiswahili": "bao", "kujifunza": "kujifunza"}
 

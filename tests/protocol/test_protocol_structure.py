@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PROTOCOL = Path(__file__).resolve().parent.parent / "protocol"
+PROTOCOL = Path(__file__).resolve().parents[2] / "protocol"
 
 
 def protocol_imports() -> dict[str, set[str]]:

@@ -24,7 +24,7 @@ from bingwa.tournament.kujifunza_openings import (  # noqa: E402
     is_open_move,
 )
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "kujifunza_openings.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "kujifunza_openings.py"
 HORIZON = 3
 
 

@@ -24,7 +24,7 @@ from bingwa.tournament.stats import rate
 from bingwa.tournament.storage import Store
 from bingwa.tournament.timecontrol import TimeControl
 
-FIXTURE = str(Path(__file__).parent / "fixtures" / "fixture_engine.py")
+FIXTURE = str(Path(__file__).resolve().parents[1] / "fixtures" / "fixture_engine.py")
 BINGWA = [sys.executable, "-m", "bingwa"]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).parent.parent / "tournament"
+PACKAGE = Path(__file__).resolve().parents[2] / "tournament"
 
 
 def local_imports(path: Path) -> set[str]:

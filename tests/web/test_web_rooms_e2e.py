@@ -356,7 +356,7 @@ def test_the_latency_benchmark_measures_every_move_across_a_rematch(chromium, tm
     import subprocess
     import sys
 
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "room_latency.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "room_latency.py"
     db = tmp_path / "rooms.sqlite"
     done = subprocess.run([sys.executable, str(script), "--moves", "70", "--variant", "kalah",
                            "--seed", "3", "--db", str(db), "--chromium", CHROMIUM],
