@@ -5,14 +5,19 @@ BINGWA_CYTHON_DEBUG=1 compiles with bounds and wraparound checks on.
 """
 
 import os
+import shutil
 from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-HERE = Path(__file__).resolve().parent  # absolute: the include links must not dangle
+HERE = Path(__file__).resolve().parent
 # bingwa.<sub> lives in the top-level folder <sub> (the design card's layout)
 SUBPACKAGES = ("engine", "protocol", "bots", "tournament")
+# the optimisation flag in the spelling of the compiler that builds
+OPTIMISE = {"msvc": ["/O2"]}
+OPTIMISE_DEFAULT = ["-O3"]
 
 package_dir = {"bingwa": "bingwa"}
 packages = ["bingwa", "bingwa.web"]  # the CLI package and the web front-end
@@ -28,22 +33,53 @@ for sub in SUBPACKAGES:
     for pyx in sorted((HERE / sub).rglob("*.pyx")):
         rel = pyx.relative_to(HERE)
         module = "bingwa." + ".".join(rel.with_suffix("").parts)
-        extensions.append(Extension(module, [rel.as_posix()], extra_compile_args=["-O3"]))
+        extensions.append(Extension(module, [rel.as_posix()]))
+
+
+class BuildExt(build_ext):
+    """build_ext with the optimisation flag the compiler understands (GCC
+    and Clang: -O3; MSVC: /O2, which would warn about -O3 and ignore it)."""
+
+    def build_extensions(self):
+        flags = OPTIMISE.get(self.compiler.compiler_type, OPTIMISE_DEFAULT)
+        for ext in self.extensions:
+            ext.extra_compile_args = [*flags, *ext.extra_compile_args]
+        super().build_extensions()
 
 
 def cython_include_dir() -> str:
     """A folder where ``cimport bingwa.engine.core`` finds engine/core.pxd:
-    the sources live in top-level folders, the package is named bingwa."""
+    the sources live in top-level folders, the package is named bingwa, so
+    every .pxd is copied to build/cython-include/bingwa/<sub>/ (copies, not
+    links: a build needs nothing that Windows refuses). A copy is written
+    only when it differs from its source and keeps the source's time stamp,
+    so Cython's dependency check rebuilds what it would from the source;
+    copies whose source is gone are removed."""
     root = HERE / "build" / "cython-include"
     pkg = root / "bingwa"
-    pkg.mkdir(parents=True, exist_ok=True)
-    (pkg / "__init__.pxd").touch()
+    for sub in SUBPACKAGES:  # links made by an older setup.py
+        if (pkg / sub).is_symlink():
+            (pkg / sub).unlink()
+    wanted = {pkg / "__init__.pxd"}
     for sub in SUBPACKAGES:
-        link = pkg / sub
-        if link.is_symlink() and os.readlink(link) != str(HERE / sub):
-            link.unlink()  # dangling, or left by a checkout elsewhere
-        if not link.exists():
-            link.symlink_to(HERE / sub, target_is_directory=True)
+        for pxd in sorted((HERE / sub).rglob("*.pxd")):
+            target = pkg / pxd.relative_to(HERE)
+            folder = target.parent
+            while folder != pkg:  # each folder a package for Cython
+                wanted.add(folder / "__init__.pxd")
+                folder = folder.parent
+            wanted.add(target)
+            if not target.is_file() or target.read_bytes() != pxd.read_bytes():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(pxd, target)
+    for path in sorted(wanted):
+        if path.name == "__init__.pxd" and not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+    if pkg.is_dir():
+        for path in pkg.rglob("*.pxd"):
+            if path not in wanted:
+                path.unlink()
     return str(root)
 
 
@@ -70,5 +106,6 @@ setup(
         include_path=[cython_include_dir()],
         nthreads=int(os.environ.get("BINGWA_BUILD_JOBS", "0")),
     ),
+    cmdclass={"build_ext": BuildExt},
     zip_safe=False,
 )

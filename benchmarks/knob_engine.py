@@ -7,8 +7,9 @@ The SPRTs of docs/strength.md tried settings of the one compiled search
 this way before any was made a default: ``KNOB_EXT_PCT`` (the extension
 budget, per cent of the depth), ``KNOB_LMR`` (late move reductions, 0..2
 plies), ``KNOB_CAPTURE_COST`` (quarter plies an extended capture costs,
-0..4), ``KNOB_RFP`` and ``KNOB_FUTILITY`` (pruning margins, centi-seeds per
-ply, 0 off) and ``KNOB_CAPTURE_COST_PV`` (the capture cost at
+0..4), ``KNOB_RFP`` (the reverse futility margin, centi-seeds per ply, 0
+off; ``KNOB_FUTILITY`` is gone with its knob, issue 28) and
+``KNOB_CAPTURE_COST_PV`` (the capture cost at
 principal-variation nodes, -1 for ``KNOB_CAPTURE_COST``'s, or 0..4), which
 override the variant's own (``Searcher.knobs``), and
 ``KNOB_CAPTURE_EXTENSION`` (0/1) and ``KNOB_TT_MIN_DEPTH`` (``Engine``

@@ -24,8 +24,8 @@ import time
 
 def measure(name: str, rounds: int, hash_mb: int, tt_min_depth: int) -> tuple[int, float]:
     """(nodes, best CPU seconds) of the bench searches of variant ``name``."""
-    from bingwa.cli_search import BENCH_DEPTH_DEFAULT, BENCH_DEPTHS, bench_positions
     from bingwa.engine import find_variant
+    from bingwa.engine.bench import BENCH_DEPTH_DEFAULT, BENCH_DEPTHS, bench_positions
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -38,71 +37,54 @@ class Match:
     depth: int | None
 
 
-def opening(variant: str, seed: int):
-    from bingwa.engine import Position
+def opening(variant: str, seed: int) -> list[str]:
+    """A few seeded random plies that do not end the game (the library's
+    random_openings, every opening kept: no balance check)."""
+    from bingwa.tournament.openings import random_openings
 
     rng = random.Random(seed)
-    while True:
-        pos = Position(variant)
-        for _ in range(rng.randint(*OPENING_PLIES)):
-            pos.push(rng.choice(pos.legal_moves()))
-            if pos.is_over():
-                break
-        if not pos.is_over():
-            return pos
-        seed += 1000
+    plies = rng.randint(*OPENING_PLIES)
+    return random_openings(variant, 1, plies, rng, evaluate=lambda position: 0)[0]
 
 
-def make_bot(name: str, seed: int, depth: int | None):
-    from bingwa.bots import find_bot
+def player(name: str, seed: int, depth: int | None):
+    from bingwa.tournament.players import InProcessPlayer
 
-    bot = find_bot(name)()
+    options: tuple[tuple[str, str], ...] = ()
     if name in ("random", "greedy"):
-        bot.set_option("Seed", str(seed))
+        options = (("Seed", str(seed)),)
     if name == "minimax" and depth:
-        bot.set_option("Depth", str(depth))
-    bot.new_game()
-    return bot
+        options = (("Depth", str(depth)),)
+    return InProcessPlayer(name, name, options)
 
 
 def play(match: Match, game: int) -> tuple[str, int, float, str]:
-    """One game; returns (match key, alphabeta's result: 1, 0 or -1,
-    alphabeta's mean seconds a move, the game's record)."""
-    from bingwa.engine import Position
-    from bingwa.engine.limits import Limits
+    """One game, played by the tournament's referee; returns (match key,
+    alphabeta's result: 1, 0 or -1, alphabeta's mean seconds a move, the
+    game's record)."""
+    from bingwa.tournament.model import PlannedGame
+    from bingwa.tournament.referee import Adjudication, Rules, play_game
+    from bingwa.tournament.timecontrol import TimeControl
 
-    if match.opponent == "minimax":
-        pos = opening(match.variant, 7919 * (game // 2) + 17)
-    else:
-        pos = Position(match.variant)
-    ab_side = (game + len(pos.move_stack)) % 2  # alternate who moves first after the opening
-    bots = [None, None]
-    bots[ab_side] = make_bot("alphabeta", game, None)
-    bots[1 - ab_side] = make_bot(match.opponent, game, match.depth)
-    stop = threading.Event()
-    thinking = 0.0
-    moves = 0
-    while not pos.is_over() and len(pos.move_stack) < MAX_PLIES:
-        side = pos.turn
-        if match.movetime and side == ab_side:
-            limits = Limits(movetime=match.movetime)
-        else:
-            limits = Limits(depth=match.depth or 1)
-        start = time.monotonic()
-        result = bots[side].go(pos, limits, lambda info: None, stop)
-        if side == ab_side:
-            thinking += time.monotonic() - start
-            moves += 1
-        pos.push(result.best)
-    outcome = pos.outcome()
-    if outcome is None or outcome.winner is None:
-        score = 0
-    else:
-        score = 1 if outcome.winner == ab_side else -1
+    book = opening(match.variant, 7919 * (game // 2) + 17) if match.opponent == "minimax" else []
+    ab_side = (game + len(book)) % 2  # alternate who moves first after the opening
+    players = [player(match.opponent, game, match.depth), player("alphabeta", game, None)]
+    if ab_side == 0:
+        players.reverse()
+    fixed_depth = TimeControl(depth=match.depth or 1)
+    controls = [fixed_depth, fixed_depth]
+    if match.movetime:
+        controls[ab_side] = TimeControl(movetime_ms=match.movetime)
+    # strength, not time keeping, is measured: a move over its time is no loss
+    rules = Rules(margin_ms=10**9, adjudication=Adjudication(move_cap=MAX_PLIES))
+    planned = PlannedGame(game, game // 2, 0, match.variant, 0, players[0].name, players[1].name)
+    played = play_game(planned, book, (players[0], players[1]), (controls[0], controls[1]), rules)
+    winner = {"1-0": 0, "0-1": 1}.get(played.result)
+    score = 0 if winner is None else 1 if winner == ab_side else -1
+    thinking = [move.time_ms or 0 for move in played.moves if move.side == ab_side and not move.book]
     record = (f"{match.variant} game {game}, alphabeta {'South North'.split()[ab_side]}: "
-              f"{Position(match.variant, pos.root).text()} moves "
-              + " ".join(m.text for m in pos.move_stack))
-    return f"{match.variant} {match.opponent}", score, thinking / max(1, moves), record
+              f"{played.start_position} moves " + " ".join(move.move for move in played.moves))
+    return f"{match.variant} {match.opponent}", score, sum(thinking) / 1000 / max(1, len(thinking)), record
 
 
 def main(argv: list[str] | None = None) -> int:

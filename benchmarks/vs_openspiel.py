@@ -339,19 +339,17 @@ class GameResult:
 
 
 def opening_moves(variant: str, seed: int) -> list[int]:
-    """A few seeded random plies that do not end the game."""
+    """A few seeded random plies that do not end the game (the library's
+    random_openings, every opening kept: no balance check), as move codes."""
     from bingwa.engine import Position
+    from bingwa.tournament.openings import random_openings
 
     rng = random.Random(seed)
-    while True:
-        pos = Position(variant)
-        for _ in range(rng.randint(*OPENING_PLIES)):
-            pos.push(rng.choice(pos.legal_moves()))
-            if pos.is_over():
-                break
-        if not pos.is_over():
-            return [m.code for m in pos.move_stack]
-        rng = random.Random(rng.random())
+    plies = rng.randint(*OPENING_PLIES)
+    pos = Position(variant)
+    for text in random_openings(variant, 1, plies, rng, evaluate=lambda position: 0)[0]:
+        pos.push(text)
+    return [m.code for m in pos.move_stack]
 
 
 def play_game(variant: str, opponent: Opponent, bot, movetime: int, game: int,

@@ -1,160 +1,30 @@
-"""The ``bingwa`` command line. Each command imports what it needs when it
-runs, so that ``bingwa engine`` answers ``uci`` at once."""
+"""The ``bingwa`` command line: the command group and every command added
+to it by name, from the module that defines it.
+
+A new verb goes in a ``cli_*`` module of its concern (its shared helpers
+in bingwa/cli_common.py) and is added below; a module that is missing is
+an ImportError here, never a command silently gone. Each command imports
+what it needs when it runs, so that loading all of them stays cheap and
+``bingwa engine`` answers ``uci`` at once."""
 
 from __future__ import annotations
 
-import importlib
-import re
-import sys
-import threading
-from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
-
 import click
 
-from bingwa import __version__
-
-T = TypeVar("T")
-
-EXIT_INTERRUPTED = 130  # what shells report for a job ended by Ctrl-C (128 + SIGINT)
-
-
-def fail(message: str, status: int = 2) -> NoReturn:
-    """One clear line on stderr, exit status 2 (or ``status``)."""
-    click.echo(f"bingwa: error: {message}", err=True)
-    sys.exit(status)
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during ``run_stoppable``: ``partial`` is what the work
-    returned once told to stop (None if it had not returned)."""
-
-    def __init__(self, partial: Any = None) -> None:
-        super().__init__()
-        self.partial = partial
-
-
-def run_stoppable(work: Callable[[threading.Event], T]) -> T:
-    """``work(stop)`` on a worker thread, its result returned.
-
-    Compiled searches keep the main thread from seeing Ctrl-C until they
-    return; waiting here in short waits lets it arrive at once. The first
-    Ctrl-C sets ``stop`` and waits for the work to return what it has
-    (raised as ``Interrupted(partial)``); a second one leaves it behind.
-    """
-    stop = threading.Event()
-    done = threading.Event()
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = work(stop)
-        except BaseException as exc:  # noqa: BLE001 handed to the main thread
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    # waited for with an Event: a Thread.join that Ctrl-C interrupts marks the
-    # thread finished while it still runs (CPython 3.11)
-    threading.Thread(target=target, daemon=True, name="bingwa-work").start()
-    while not done.is_set():
-        try:
-            done.wait(0.05)
-        except KeyboardInterrupt:
-            if stop.is_set():
-                raise Interrupted() from None
-            stop.set()
-    if "error" in outcome:
-        raise outcome["error"]
-    if stop.is_set():
-        raise Interrupted(outcome.get("value"))
-    return outcome["value"]
-
-
-def usage_error(exc: click.UsageError, command: str) -> NoReturn:
-    """click's usage error as one line, with where to look, and the exit
-    status the command gave it (``bingwa sprt``: 3)."""
-    fail(f"{exc.format_message()} (see bingwa{' ' + command if command else ''} --help)",
-         exc.exit_code)
-
-
-class BingwaGroup(click.Group):
-    """The command group: whatever a command does, a bad argument is one
-    error line and Ctrl-C is one line and exit status 130."""
-
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except click.UsageError as exc:
-            usage_error(exc, "")
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.UsageError as exc:
-            usage_error(exc, ctx.invoked_subcommand or "")
-        except KeyboardInterrupt:
-            click.echo("bingwa: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-
-
-NEGATIVE_NUMBER = re.compile(r"-\d+(\.\d*)?")
-
-
-class NumberArgumentCommand(click.Command):
-    """A command with a number among its arguments (``perft VARIANT
-    DEPTH``): ``-3`` there is a number its range refuses ("Invalid value
-    for 'DEPTH': -3 is not in the range 0<=x<=64"), not "No such option
-    '-3'" (click reads every word that starts with ``-`` as an option)."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        numbers = [p for p in self.params if isinstance(p, click.Argument)
-                   and isinstance(p.type, (click.IntRange, click.FloatRange))]
-        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
-                       for name in p.opts}
-        for before, word in zip(["", *args], args):
-            if word == "--":
-                break
-            if numbers and before not in takes_value and NEGATIVE_NUMBER.fullmatch(word):
-                numbers[0].type.convert(word, numbers[0], ctx)  # raises the range's error
-        return super().parse_args(ctx, args)
-
-
-def load_variant(spec: str, options: tuple[str, ...] = ()) -> Any:
-    from bingwa.engine import BingwaError, find_variant
-
-    try:
-        return find_variant(" ".join((spec, *options)))
-    except BingwaError as exc:
-        fail(str(exc))
-
-
-def load_position(variant: Any, text: str | None, moves: tuple[str, ...] | list[str] = ()) -> Any:
-    """The position ``text`` (or the start) with ``moves`` played, or one
-    error line naming what is wrong."""
-    from bingwa.engine import BingwaError, Position
-
-    try:
-        pos = Position(variant, text=text) if text else Position(variant)
-        for i, move in enumerate(moves, 1):
-            try:
-                pos.push(move)
-            except BingwaError as exc:
-                raise type(exc)(f"move {i}: {exc}") from None
-        return pos
-    except BingwaError as exc:
-        fail(str(exc))
-
-
-variant_option = click.option(
-    "--option",
-    "-o",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A variant option, e.g. -o grandslam=capture, -o pits=4.",
+from bingwa import (
+    __version__,
+    cli_demo,
+    cli_play,
+    cli_protocol,
+    cli_regress,
+    cli_replay,
+    cli_rules,
+    cli_search,
+    cli_solve,
+    cli_tournament,
+    cli_web,
 )
+from bingwa.cli_common import BingwaGroup
 
 
 @click.group(cls=BingwaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -163,67 +33,23 @@ def main() -> None:
     """bingwa: an engine for mancala games (Oware, Ayoayo, Bao, Kalah)."""
 
 
-@main.command()
-def variants() -> None:
-    """List the variants with their aliases and options."""
-    from bingwa.engine.variant import REGISTRY, variant_names
-
-    for name in variant_names():
-        cls = REGISTRY[name]
-        aliases = f" (aliases: {', '.join(cls.aliases)})" if cls.aliases else ""
-        click.echo(f"{name}{aliases}")
-        for spec in cls.option_specs:
-            values = "|".join(spec.choices) if spec.choices else (
-                f"{spec.low}..{spec.high}" if spec.kind == "int" else "true|false"
-            )
-            click.echo(f"    {spec.name}={values} (default {str(spec.default).lower()}): {spec.help}")
-
-
-from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice  # noqa: E402
-
-
-@main.command(cls=NumberArgumentCommand, epilog=old_spelling_note(
-    "the variant as the first argument (bingwa perft oware 5)", "-v/--variant (bingwa perft -v oware 5)"))
-@variant_choice()
-@click.argument("depth", type=click.IntRange(0, 64))
-@click.option("--position", "-p", "position_text", help="Start from this position string.")
-@click.option("--moves", "-m", default="", help="Moves played first, separated by spaces.")
-@click.option("--divide", is_flag=True, help="Count each legal move's subtree apart.")
-@variant_option
-def perft(
-    old_variant: tuple[str, ...],
-    variant: str | None,
-    depth: int,
-    position_text: str | None,
-    moves: str,
-    divide: bool,
-    options: tuple[str, ...],
-) -> None:
-    """Count the move sequences of exactly DEPTH plies (a rules check and a
-    speed benchmark: leaves per second)."""
-    from bingwa.engine.perft import run_perft
-
-    var = load_variant(pick_variant(variant, old_variant), options)
-    pos = load_position(var, position_text, moves.split())
-    # the compiled count checks for Ctrl-C every few milliseconds; the
-    # group answers it with one line and exit status 130
-    run_perft(pos, depth, divide, click.echo)
-
-
-# Commands defined in their own modules register themselves on ``main``.
-COMMAND_MODULES = (
-    "bingwa.cli_demo",
-    "bingwa.cli_search",
-    "bingwa.cli_protocol",
-    "bingwa.cli_play",
-    "bingwa.cli_tournament",
-    "bingwa.cli_web",
-    "bingwa.cli_solve",
-    "bingwa.cli_regress",
-)
-for _name in COMMAND_MODULES:
-    try:
-        importlib.import_module(_name)
-    except ModuleNotFoundError as _exc:
-        if _exc.name != _name:
-            raise
+for command in (
+    cli_rules.variants,
+    cli_rules.perft,
+    cli_demo.demo,
+    cli_search.bench,
+    cli_search.analyse,
+    cli_protocol.engine,
+    cli_protocol.compliance,
+    cli_play.bots_command,
+    cli_play.play,
+    cli_replay.replay,
+    cli_tournament.tournament,
+    cli_tournament.sprt,
+    cli_tournament.ratings,
+    cli_tournament.export,
+    cli_web.serve,
+    cli_solve.solve,
+    cli_regress.regress,
+):
+    main.add_command(command)

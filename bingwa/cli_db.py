@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bingwa.cli import fail
+from bingwa.cli_common import fail
 
 
 def check_run(store: Any, run_id: int | None) -> None:

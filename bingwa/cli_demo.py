@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from bingwa.cli import load_variant, main, run_stoppable
+from bingwa.cli_common import Interrupted, load_variant, run_stoppable
 
 # perft goes one ply deeper until a depth takes this long: each ply costs
 # ~2-6 times the one before, so the shown depth takes ~0.1-0.5 s on any
@@ -85,42 +85,45 @@ def start_perft(variant: Any, depth: int | None, stop: threading.Event) -> Perft
     return timed_perft(Position(variant).perft, depth)
 
 
-def play_game(variant: Any, south: Any, north: Any, depth: int, stop: threading.Event,
+def play_game(variant: Any, players: list[Any], depth: int, stop: threading.Event,
               max_plies: int = MAX_PLIES) -> Any:
-    """A game between two bots searching to ``depth``; returns the final
-    Position (still going after ``max_plies`` or when ``stop`` is set)."""
-    from bingwa.engine import Position
-    from bingwa.engine.limits import Limits
+    """A game between two InProcessPlayers (South first) searching to
+    ``depth``, played by the tournament's referee; returns its PlayedGame
+    (a draw by the move cap after ``max_plies``). Raises the referee's
+    Aborted when ``stop`` is set."""
+    from bingwa.tournament.model import PlannedGame
+    from bingwa.tournament.referee import Adjudication, Rules
+    from bingwa.tournament.referee import play_game as referee_game
+    from bingwa.tournament.timecontrol import TimeControl
 
-    pos = Position(variant)
-    bots = (south, north)
-    while not pos.is_over() and len(pos.move_stack) < max_plies and not stop.is_set():
-        limits = Limits(depth=depth, nodes=SEARCH_NODE_CAP)
-        result = bots[pos.turn].go(pos, limits, lambda info: None, stop)
-        if stop.is_set():
-            break
-        pos.push(result.best)
-    return pos
+    for player in players:
+        player.stop = stop  # Ctrl-C stops the search under way, not only the game
+    control = TimeControl(depth=depth, nodes=SEARCH_NODE_CAP)
+    rules = Rules(adjudication=Adjudication(move_cap=max_plies))
+    planned = PlannedGame(0, 0, 0, variant.spec(), 0, players[0].name, players[1].name)
+    return referee_game(planned, [], (players[0], players[1]), (control, control), rules, stop)
 
 
 def demo_game(variant: Any, number: int, depth: int, stop: threading.Event) -> GameRun:
     """Game ``number`` (from 0): the engine is South in even games."""
-    from bingwa.bots import find_bot
+    from bingwa.engine import Termination
+    from bingwa.tournament.players import InProcessPlayer
+    from bingwa.tournament.referee import Aborted
 
-    greedy = find_bot(OPPONENT)()
-    greedy.set_option("Seed", str(number))
-    players = [find_bot(ENGINE)(), greedy]
+    players = [InProcessPlayer(ENGINE, ENGINE),
+               InProcessPlayer(OPPONENT, OPPONENT, (("Seed", str(number)),))]
     if number % 2:
         players.reverse()
-    names = [type(bot).name for bot in players]
-    pos = play_game(variant, players[0], players[1], depth, stop)
-    outcome = pos.outcome()
-    if outcome is None:
-        return GameRun(names[0], names[1], "*", len(pos.move_stack), "ply cap",
-                       pos.scores(), None)
-    winner = names[outcome.winner] if outcome.winner is not None else None
-    return GameRun(names[0], names[1], outcome.result(), len(pos.move_stack),
-                   outcome.termination.value, outcome.scores, winner)
+    names = [player.name for player in players]
+    try:
+        game = play_game(variant, players, depth, stop)
+    except Aborted:  # Ctrl-C: run_stoppable's stop is set
+        raise Interrupted() from None
+    if game.termination == Termination.MOVE_CAP.value:
+        return GameRun(names[0], names[1], "*", len(game.moves), "ply cap", game.scores, None)
+    winner = {"1-0": names[0], "0-1": names[1]}.get(game.result)
+    return GameRun(names[0], names[1], game.result, len(game.moves), game.termination,
+                   game.scores, winner)
 
 
 def variant_table(name: str, perft: PerftRun, games: list[GameRun], search_depth: int) -> Table:
@@ -181,7 +184,7 @@ def terminal_console() -> Any | None:
     return Console()
 
 
-@main.command()
+@click.command()
 @click.option("--games", type=click.IntRange(0, 100), default=4, show_default=True,
               help="Games per variant (0: perft only).")
 @click.option("--depth", type=click.IntRange(1, PERFT_MAX_DEPTH), default=None,

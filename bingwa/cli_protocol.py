@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from bingwa.cli import fail, main
+from bingwa.cli_common import fail
 
 
 def load_bot(name: str):
@@ -49,7 +49,7 @@ def text_streams():
     return stdin, stdout
 
 
-@main.command()
+@click.command()
 @click.option("--bot", "-b", "bot_name", default=None,
               help="The bot to serve (default: alphabeta), or module:Class.")
 @click.option("--variant", "-v", default="oware", show_default=True,
@@ -88,7 +88,7 @@ def engine(bot_name: str | None, variant: str, dialect: str) -> None:
     sys.exit(status)
 
 
-@main.command(context_settings={"ignore_unknown_options": True})
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.option("--dialect", type=click.Choice(["uci", "auale"]), default="uci", show_default=True,
               help="The dialect the engine speaks.")
 @click.option("--timeout", default=10.0, show_default=True,

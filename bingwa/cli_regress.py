@@ -40,8 +40,6 @@ from typing import NoReturn
 
 import click
 
-from bingwa.cli import main
-
 ERROR_EXIT = 3  # bingwa sprt's exit status for an error
 COMPLETE_MARKER = "complete"
 
@@ -196,7 +194,7 @@ def this_bingwa() -> Path:
     return Path(found)
 
 
-@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": True})
+@click.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": True})
 @click.argument("base_rev")
 @click.option("--repo", "repo_dir", type=click.Path(file_okay=False), default=".",
               show_default=True, help="The git repository BASE_REV belongs to.")

@@ -1,103 +1,34 @@
 """``bingwa bench`` and ``bingwa analyse``: the search at the command line.
 
-``bench`` searches a fixed list of positions of every registered variant to
-a fixed depth with a fixed table size on one thread, clearing the table
-before each position. Its node count is the search's signature: it changes
-exactly when search behaviour changes (README: "Bench: N" in commit
-messages).
+``bench`` runs the bench of bingwa.engine.bench (fixed positions of every
+registered variant, fixed depths and table size) and prints its node
+count, the search's signature, and its speed.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import click
 
-from bingwa.cli import (
+from bingwa.cli_common import (
     Interrupted,
     fail,
     load_position,
     load_variant,
-    main,
     run_stoppable,
     variant_option,
 )
 from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 
-BENCH_HASH_MB = 16
-BENCH_DEPTH_DEFAULT = 8
-# Depth per variant: deep enough to exercise the whole search, short enough
-# for CI. A variant registered later gets BENCH_DEPTH_DEFAULT.
-BENCH_DEPTHS = {"oware": 9, "ayoayo": 10, "kalah": 8, "bao": 5, "kujifunza": 7}
-BENCH_PLIES = (0, 9, 18, 27)  # positions: the start and after this many plies
-BENCH_SEED = 2026
 
-
-def bench_positions(variant, plies=BENCH_PLIES, seed: int = BENCH_SEED):
-    """The start position of ``variant`` and the positions reached from it
-    by a fixed pseudo-random game (an LCG picks each move), after each
-    count of ``plies`` (or just before the game would end)."""
-    from bingwa.engine import Position
-
-    positions = []
-    pos = Position(variant)
-    state = seed
-    for target in plies:
-        while len(pos.move_stack) < target:
-            moves = pos.legal_moves()
-            state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
-            child = pos.play(moves[(state >> 33) % len(moves)])
-            if child.is_over():
-                break
-            pos = child
-        positions.append(pos.copy())
-    return positions
-
-
-def bench_run(depth: int | None = None, hash_mb: int = BENCH_HASH_MB, variants=None, echo=None,
-              stop: threading.Event | None = None):
-    """Search every bench position of ``variants`` (names or Variant
-    objects; default: every registered variant); returns (nodes, seconds,
-    per-variant [(name, nodes, seconds)]). Setting ``stop`` ends it early
-    (and its count then means nothing)."""
-    from bingwa.engine import find_variant, variant_names
-    from bingwa.engine.limits import Limits
-    from bingwa.engine.searcher import Searcher
-
-    searcher = Searcher(hash_mb)
-    total_nodes = 0
-    total_time = 0.0
-    rows: list[tuple[str, int, float]] = []
-    for chosen in variants or variant_names():
-        variant = find_variant(chosen) if isinstance(chosen, str) else chosen
-        name = variant.name
-        d = depth or BENCH_DEPTHS.get(name, BENCH_DEPTH_DEFAULT)
-        nodes = 0
-        elapsed = 0.0
-        for i, pos in enumerate(bench_positions(variant), 1):
-            if stop is not None and stop.is_set():
-                return total_nodes, total_time, rows
-            searcher.new_game()
-            start = time.perf_counter()
-            result = searcher.search(pos, Limits(depth=d), stop_event=stop)
-            spent = time.perf_counter() - start
-            nodes += searcher.nodes
-            elapsed += spent
-            if echo:
-                echo(f"{name} position {i} ({pos.text()}): depth {d}, best {result.best}, "
-                     f"{searcher.nodes} nodes")
-        rows.append((variant.spec(), nodes, elapsed))
-        total_nodes += nodes
-        total_time += elapsed
-    return total_nodes, total_time, rows
-
-
-@main.command()
+@click.command()
 @click.option("--depth", type=click.IntRange(1, 64), default=None,
               help="One depth for every variant (default: the bench's own).")
-@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=BENCH_HASH_MB,
+# the bench's BENCH_HASH_MB, written out so that the engine is not imported
+# to print a help page (tests/test_cli_core.py checks that they agree)
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=16,
               show_default=True, help="Table size in MiB.")
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
               help="Only this variant (repeatable).")
@@ -110,6 +41,7 @@ def bench(depth: int | None, hash_mb: int, variants: tuple[str, ...], options: t
     variants are played with those options (each must take them); the
     signature is the count without options."""
     from bingwa.engine import BingwaError, variant_names
+    from bingwa.engine.bench import bench_run
 
     names = list(variants) or variant_names()
     chosen = [load_variant(name, options) for name in names]
@@ -161,7 +93,7 @@ def format_info(info) -> str:
     return "info " + " ".join(parts)
 
 
-@main.command(epilog=old_spelling_note("the variant as the first argument (bingwa analyse oware)",
+@click.command(epilog=old_spelling_note("the variant as the first argument (bingwa analyse oware)",
                                       "-v/--variant (bingwa analyse -v oware)"))
 @variant_choice()
 @click.option("--position", "-p", "position_text", help="Start from this position string.")
@@ -234,7 +166,7 @@ def analyse(
         raise
     show_ranked_lines(pos, searcher)
     if solve_exact:
-        from bingwa.cli_solve_exact import echo_kalah_value
+        from bingwa.cli_solve import echo_kalah_value
 
         echo_kalah_value(pos)
 

@@ -1,162 +1,32 @@
 """``bingwa tournament``, ``bingwa sprt``, ``bingwa ratings`` and
 ``bingwa export``: running engines against each other and reading what
-they did (bingwa.tournament)."""
+they did (bingwa.tournament). The options and the configuration the two
+run commands share are in bingwa/cli_run_options.py."""
 
 from __future__ import annotations
 
-import math
 import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
 
 import click
 from click.core import ParameterSource
 
-from bingwa.cli import fail, main, variant_option
+from bingwa.cli_common import fail, variant_option
 from bingwa.cli_db import check_anchor_entered, check_anchor_played, check_run
-from bingwa.cli_spelling import UNTIL
-
-DEFAULT_DB = "bingwa-tournaments.sqlite"
-
-# on --resume a run plays on with the settings it was created with; only
-# these say how (not what) it plays
-RESUME_OPTIONS = frozenset({"resume", "run_id", "db_path", "concurrency", "backend", "address",
-                            "progress_kind", "report_path", "log_path", "pgnout"})
-
-
-def _fail(message: str) -> NoReturn:
-    """One error line; the exit status of an error of the command running
-    (``bingwa sprt``: 3, as 2 means "inconclusive"; else 2)."""
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None and ctx.command.name == "sprt":
-        _sprt_fail(message)
-    fail(message)
-
-
-class RunCommand(click.Command):
-    """``tournament`` and ``sprt``: Ctrl-C anywhere is one line and exit
-    status 130 (a run in progress says how to resume it)."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("bingwa: interrupted", err=True)
-            sys.exit(130)
-
-
-class SprtCommand(RunCommand):
-    """``sprt``: every error exits 3, a bad option as well as a failure
-    found later, as documented (0, 1 and 2 are the test's verdicts)."""
-
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except click.UsageError as exc:
-            exc.exit_code = 3
-            raise
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
-            raise
-        except Exception as exc:  # noqa: BLE001 - an SPRT's caller reads the status: 3, never 1
-            _sprt_fail(f"{type(exc).__name__}: {exc}")
-
-
-def _db_option(default: bool = True):
-    return click.option(
-        "--db", "db_path", type=click.Path(dir_okay=False), default=DEFAULT_DB if default else None,
-        show_default=default, help="The SQLite database the games go to.",
-    )
-
-
-def _limit_options(f):
-    for option in reversed((
-        click.option("--tc", default=None, help="Clock: moves/time+inc in seconds, e.g. 40/60+0.6 or 10+0.1."),
-        click.option("--st", type=float, default=None, help="A fixed time per ply, seconds."),
-        click.option("--nodes", type=click.IntRange(1), default=None, help="A fixed node count per move."),
-        click.option("--depth", type=click.IntRange(1), default=None, help="A fixed depth per move."),
-    )):
-        f = option(f)
-    return f
-
-
-def _seconds(ctx: click.Context, param: click.Parameter, text: str) -> float:
-    """A timeout in seconds: a finite number more than 0, else one error
-    line (and ``bingwa sprt``'s exit status for an error, 3)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        _fail(f"{param.opts[0]} takes a number of seconds more than 0, not {text.strip() or repr(text)}")
-    return value
-
-
-def _run_options(f):
-    for option in reversed((
-        click.option("--jobs", "-j", "--concurrency", "concurrency", type=click.IntRange(1), default=None,
-                     help="Games played at once (default: the number of cores). --concurrency is "
-                          f"its old spelling, still read until {UNTIL}."),
-        click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False),
-                     default=None, help="Openings file: one opening a line, moves from the start or a position string."),
-        click.option("--opening-plies", type=click.IntRange(0), default=4, show_default=True,
-                     help="Plies of a random opening (without --openings)."),
-        click.option("--opening-margin", type=click.IntRange(0), default=200, show_default=True,
-                     help="A random opening is kept when a short search scores it within this many centi-seeds."),
-        click.option("--opening-depth", type=click.IntRange(1, 30), default=4, show_default=True,
-                     help="Plies of that search (deeper: openings balanced beyond the first tactics)."),
-        click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random openings."),
-        click.option("--adjudicate", "adjudicate_margin", type=click.IntRange(1), default=None,
-                     help="Adjudicate a win when one side leads by this many seeds ..."),
-        click.option("--adjudicate-plies", type=click.IntRange(1), default=10, show_default=True,
-                     help="... for this many consecutive plies."),
-        click.option("--move-cap", type=click.IntRange(1), default=None,
-                     help="A game still going after this many plies is a draw."),
-        click.option("--time-margin", type=click.IntRange(0), default=100, show_default=True,
-                     help="Milliseconds an engine may overrun its clock before it loses on time."),
-        click.option("--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True,
-                     help="Seconds a move may take when there is no clock (fixed nodes or depth)."),
-        click.option("--ready-timeout", default="5", show_default=True, callback=_seconds,
-                     metavar="SECONDS",
-                     help="Seconds an engine may take to answer isready with readyok (before every "
-                          "move, and when pinged after a second of silence in a search); later is a stall."),
-        click.option("--start-timeout", default="10", show_default=True, callback=_seconds,
-                     metavar="SECONDS",
-                     help="Seconds a starting engine may take to answer uci with uciok; later is a stall."),
-        click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-                     help="local worker threads, or batches of game pairs as Ray tasks."),
-        click.option("--address", default=None, help="The Ray cluster to join (default: a local Ray)."),
-        click.option("--batch-pairs", type=click.IntRange(1), default=2, show_default=True,
-                     help="Colour-reversed pairs in one Ray task."),
-        click.option("--progress", "progress_kind", type=click.Choice(["auto", "live", "lines", "none"]),
-                     default="auto", show_default=True, help="How the run shows itself as it goes."),
-        click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
-                     help="Write the HTML report here at the end."),
-        click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
-                     help="Log engine failures with the lines that led to them to this file."),
-        click.option("--pgnout", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                     help="Append each finished game's record (docs/records.md) to FILE as it ends."),
-    )):
-        f = option(f)
-    return f
-
-
-def _time_control(tc: str | None, st: float | None, nodes: int | None, depth: int | None):
-    from bingwa.tournament.timecontrol import TimeControl, TimeControlError
-
-    try:
-        control = TimeControl.from_fields(tc, st, nodes, depth)
-    except TimeControlError as exc:
-        _fail(str(exc))
-    if not control.is_bounded():
-        _fail("give a time control: --tc, --st, --nodes or --depth")
-    return control
+from bingwa.cli_run_options import (
+    RunCommand,
+    SprtCommand,
+    check_resume,
+    command_fail,
+    db_option,
+    limit_options,
+    run_config,
+    run_options,
+    sprt_fail,
+    time_control,
+)
 
 
 def _progress(kind: str):
@@ -179,7 +49,7 @@ def _setup_log(path: str | None) -> None:
     try:
         handler: logging.Handler = logging.FileHandler(path) if path else logging.NullHandler()
     except OSError as exc:  # checked at the start; the file system may still say no
-        _fail(f"--log {path}: {exc.strerror}")
+        command_fail(f"--log {path}: {exc.strerror}")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
@@ -193,7 +63,7 @@ def _variants(names: tuple[str, ...], all_variants: bool, options: tuple[str, ..
     try:
         return tuple(find_variant(" ".join((n, *options))).spec() for n in chosen)
     except BingwaError as exc:
-        _fail(str(exc))
+        command_fail(str(exc))
 
 
 def _check_outputs(**paths: str | None) -> None:
@@ -205,7 +75,7 @@ def _check_outputs(**paths: str | None) -> None:
             try:
                 check_writable(path, "--" + option.replace("_", "-"))
             except OutputPathError as exc:
-                _fail(str(exc))
+                command_fail(str(exc))
 
 
 def _check_backend(backend: str) -> None:
@@ -215,19 +85,7 @@ def _check_backend(backend: str) -> None:
         try:
             require_ray()
         except RayMissingError as exc:
-            _fail(str(exc))
-
-
-def _check_resume(ctx: click.Context, resume: bool) -> None:
-    """--resume plays a run on with its own settings: an option that
-    would change them is refused, not silently ignored."""
-    if not resume:
-        return
-    given = [p for p in ctx.command.params
-             if p.name not in RESUME_OPTIONS and ctx.get_parameter_source(p.name or "") == ParameterSource.COMMANDLINE]
-    if given:
-        names = ", ".join(p.opts[0] for p in given)
-        _fail(f"--resume plays the run on with the settings it was started with; leave out {names}")
+            command_fail(str(exc))
 
 
 def _check_options(specs) -> None:
@@ -243,9 +101,9 @@ def _check_options(specs) -> None:
         try:
             missing = missing_options(spec)
         except EngineError as exc:
-            _fail(f"engine {spec.name} did not start: {str(exc).splitlines()[0]}")
+            command_fail(f"engine {spec.name} did not start: {str(exc).splitlines()[0]}")
         if missing:
-            _fail(f"engine {spec.name} has no option {', '.join(missing)}")
+            command_fail(f"engine {spec.name} has no option {', '.join(missing)}")
 
 
 def _engine_specs(engines: tuple[str, ...], bots: tuple[str, ...]):
@@ -261,7 +119,7 @@ def _engine_specs(engines: tuple[str, ...], bots: tuple[str, ...]):
         for spec in specs:
             spec.check_command()
     except (EngineSpecError, TimeControlError, ValueError) as exc:
-        _fail(str(exc))
+        command_fail(str(exc))
     return tuple(specs)
 
 
@@ -281,7 +139,7 @@ def _play(store, config=None, *, resume: bool = False, run_id: int | None = None
         else:
             t = Tournament.create(store, config, progress=progress)
     except (StorageError, OpeningError) as exc:
-        _fail(str(exc))
+        command_fail(str(exc))
     if pgnout:
         t.listeners = (RecordsFile(pgnout, t.config.tc.describe()),)
     if not resume and not config.openings.file:
@@ -326,7 +184,7 @@ def _write_report(store, run_id: int | None, path: str | None, variants=None) ->
     try:
         Path(path).write_text(build_report(store, run_id, variants), encoding="utf-8")
     except OSError as exc:  # checked at the start, yet the disk may fill: the games are in the database
-        _fail(f"{path}: {exc.strerror}; the games are in {store.path}")
+        command_fail(f"{path}: {exc.strerror}; the games are in {store.path}")
     click.echo(f"report: {path}")
 
 
@@ -334,14 +192,14 @@ def _open_store(path: str, must_exist: bool = False):
     from bingwa.tournament.storage import StorageError, Store
 
     if must_exist and not os.path.exists(path):
-        _fail(f"{path}: no such database")
+        command_fail(f"{path}: no such database")
     try:
         return Store(path)
     except StorageError as exc:
-        _fail(str(exc))
+        command_fail(str(exc))
 
 
-@main.command(cls=RunCommand)
+@click.command(cls=RunCommand)
 @click.option("--engine", "-e", "engines", multiple=True, metavar="SPEC",
               help="An engine: 'name=N cmd=\"COMMAND\" [protocol=uci|auale] [option.NAME=V] [nodes=..]', "
                    "or a built-in bot's name.")
@@ -358,9 +216,9 @@ def _open_store(path: str, must_exist: bool = False):
 @click.option("--anchor", default="random", show_default=True, help="The engine rated 0.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run (the latest, or --run).")
 @click.option("--run", "run_id", type=int, default=None, help="The run to resume.")
-@_db_option()
-@_limit_options
-@_run_options
+@db_option()
+@limit_options
+@run_options
 @click.pass_context
 def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntlet, rounds, anchor, resume,
                run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies,
@@ -371,7 +229,7 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
     (round-robin or gauntlet), each opening twice with colours swapped,
     and rate them. Every finished game is stored at once: --resume
     continues an interrupted run."""
-    _check_resume(ctx, resume)
+    check_resume(ctx, resume)
     _check_outputs(report=report_path, log=log_path, pgnout=pgnout, db=None if resume else db_path)
     _check_backend(backend)
     config = None
@@ -379,15 +237,10 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
         specs = _engine_specs(engines, bots)
         if ctx.get_parameter_source("anchor") == ParameterSource.COMMANDLINE:
             check_anchor_entered(specs, anchor)
-        config = _config(
+        config = run_config(
             "gauntlet" if gauntlet else "round-robin", specs,
-            _variants(variant_names_, all_variants, options), _time_control(tc, st, nodes, depth),
-            rounds=rounds, gauntlet=gauntlet, anchor=anchor, concurrency=concurrency,
-            openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
-            opening_depth=opening_depth,
-            seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
-            move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
-            start_timeout=start_timeout, batch_pairs=batch_pairs,
+            _variants(variant_names_, all_variants, options), time_control(tc, st, nodes, depth),
+            ctx.params, rounds=rounds, gauntlet=gauntlet, anchor=anchor,
         )
         _check_options(specs)
     _setup_log(log_path)
@@ -399,45 +252,6 @@ def tournament(ctx, engines, bots, variant_names_, options, all_variants, gauntl
                f"({summary.played} played now) in {db_path}")
     _print_ratings(store, summary.run_id, run.config["variants"], run.config.get("anchor", anchor), 1000)
     _write_report(store, summary.run_id, report_path, run.config["variants"])
-
-
-def _ms(seconds: float) -> int:
-    """Seconds as whole milliseconds, at least 1 (0.0004 s is not 0)."""
-    return max(1, round(seconds * 1000))
-
-
-def _config(kind, specs, variants, control, **kw: Any):
-    from bingwa.tournament.config import OpeningsConfig, RunConfig
-    from bingwa.tournament.referee import Adjudication, Rules
-    from bingwa.tournament.schedule import ScheduleError
-
-    rules = Rules(kw["time_margin"], round(kw["timeout"] * 1000),
-                  Adjudication(kw["adjudicate_margin"], kw["adjudicate_plies"], kw["move_cap"]),
-                  ready_timeout_ms=_ms(kw["ready_timeout"]), start_timeout_ms=_ms(kw["start_timeout"]))
-    openings = OpeningsConfig(file=kw["openings_file"], plies=kw["opening_plies"],
-                              margin_cp=kw["opening_margin"], depth=kw["opening_depth"], seed=kw["seed"])
-    if kw["openings_file"]:
-        _check_openings(kw["openings_file"], variants)
-    try:
-        return RunConfig(
-            kind=kind, engines=specs, variants=variants, tc=control, rounds=kw.get("rounds"),
-            rules=rules, openings=openings, concurrency=kw["concurrency"] or os.cpu_count() or 1,
-            gauntlet=kw.get("gauntlet"), sprt=kw.get("sprt"), max_games=kw.get("max_games"),
-            batch_pairs=kw["batch_pairs"], anchor=kw.get("anchor", "random"),
-        )
-    except ScheduleError as exc:
-        _fail(str(exc))
-
-
-def _check_openings(path: str, variants: tuple[str, ...]) -> None:
-    """The openings file read for every variant before anything is stored."""
-    from bingwa.tournament.openings import OpeningError, read_openings
-
-    for variant in variants:
-        try:
-            read_openings(path, variant)
-        except OpeningError as exc:
-            _fail(str(exc))
 
 
 def _sprt_engine(text: str, role: str):
@@ -458,7 +272,7 @@ def _sprt_engine(text: str, role: str):
             spec = EngineSpec(_program_name(words), tuple(words))
         spec.check_command()
     except (EngineSpecError, ValueError) as exc:
-        _sprt_fail(f"--{role}: {exc}")
+        sprt_fail(f"--{role}: {exc}")
     return spec
 
 
@@ -473,7 +287,7 @@ def _sprt_pair(new, base):
     from dataclasses import replace
 
     if (new.command, new.protocol, new.options, new.tc) == (base.command, base.protocol, base.options, base.tc):
-        _sprt_fail(f"--new and --base are the same engine ({shlex.join(new.command)}): nothing to test")
+        sprt_fail(f"--new and --base are the same engine ({shlex.join(new.command)}): nothing to test")
     if new.name == base.name:
         new, base = replace(new, name=f"{new.name}-new"), replace(base, name=f"{base.name}-base")
     return new, base
@@ -485,17 +299,12 @@ def _check_resumed_sprt(store, run_id: int | None) -> None:
     try:
         run = store.run(run_id)
     except StorageError as exc:
-        _sprt_fail(str(exc))
+        sprt_fail(str(exc))
     if run.kind != "sprt":
-        _sprt_fail(f"run {run.id} is a {run.kind}, not an SPRT: resume it with bingwa tournament --resume")
+        sprt_fail(f"run {run.id} is a {run.kind}, not an SPRT: resume it with bingwa tournament --resume")
 
 
-def _sprt_fail(message: str) -> NoReturn:
-    click.echo(f"bingwa: error: {message}", err=True)
-    sys.exit(3)
-
-
-@main.command(cls=SprtCommand)
+@click.command(cls=SprtCommand)
 @click.option("--new", "new_cmd", required=False, help="The engine under test (a command, a bot name, or an engine spec).")
 @click.option("--base", "base_cmd", required=False, help="The engine it must not be weaker than.")
 @click.option("--variant", "-v", "variant_name", default="oware", show_default=True)
@@ -509,9 +318,9 @@ def _sprt_fail(message: str) -> NoReturn:
               help="Stop here, inconclusive (exit 2), if neither bound is reached.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted SPRT (the latest run, or --run).")
 @click.option("--run", "run_id", type=int, default=None)
-@_db_option()
-@_limit_options
-@_run_options
+@db_option()
+@limit_options
+@run_options
 @click.pass_context
 def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta, model, max_games, resume,
          run_id, db_path, tc, st, nodes, depth, concurrency, openings_file, opening_plies, opening_margin,
@@ -524,26 +333,21 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
     at --max-games, 3 an error. Fixed --nodes make it reproducible."""
     from bingwa.tournament.sprt import Sprt, SprtError
 
-    _check_resume(ctx, resume)
+    check_resume(ctx, resume)
     _check_outputs(report=report_path, log=log_path, pgnout=pgnout, db=None if resume else db_path)
     _check_backend(backend)
     config = None
     if not resume:
         if not new_cmd or not base_cmd:
-            _sprt_fail("give --new and --base (or --resume)")
+            sprt_fail("give --new and --base (or --resume)")
         try:
             test = Sprt(elo0, elo1, alpha, beta, model)
         except SprtError as exc:
-            _sprt_fail(str(exc))
+            sprt_fail(str(exc))
         specs = _sprt_pair(_sprt_engine(new_cmd, "new"), _sprt_engine(base_cmd, "base"))
-        config = _config(
-            "sprt", specs, _variants((variant_name,), False, options), _time_control(tc, st, nodes, depth),
-            rounds=None, sprt=test, max_games=max_games, anchor=specs[1].name, concurrency=concurrency,
-            openings_file=openings_file, opening_plies=opening_plies, opening_margin=opening_margin,
-            opening_depth=opening_depth,
-            seed=seed, adjudicate_margin=adjudicate_margin, adjudicate_plies=adjudicate_plies,
-            move_cap=move_cap, time_margin=time_margin, timeout=timeout, ready_timeout=ready_timeout,
-            start_timeout=start_timeout, batch_pairs=batch_pairs,
+        config = run_config(
+            "sprt", specs, _variants((variant_name,), False, options), time_control(tc, st, nodes, depth),
+            ctx.params, sprt=test, max_games=max_games, anchor=specs[1].name,
         )
         _check_options(specs)
     _setup_log(log_path)
@@ -565,7 +369,7 @@ def sprt(ctx, new_cmd, base_cmd, variant_name, options, elo0, elo1, alpha, beta,
     sys.exit({"H1": 0, "H0": 1}.get(summary.decision or "", 2))
 
 
-@main.command()
+@click.command()
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--variant", "-v", "variant_name", default=None, help="Only this variant.")
 @click.option("--run", "run_id", type=int, default=None, help="Only this run (default: every run).")
@@ -600,7 +404,7 @@ def ratings(ctx, db, variant_name, run_id, anchor, bootstrap, html_path) -> None
     _write_report(store, run_id, html_path, variants)
 
 
-@main.command()
+@click.command()
 @click.argument("db", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["records", "csv", "json"]), default="records",
               show_default=True, help="Game records (docs/records.md), CSV (a row a game) or JSON.")

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from bingwa.cli import fail, main
+from bingwa.cli_common import fail
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-@main.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default lets only this machine in).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),

@@ -5,11 +5,13 @@ move's value is known exactly only when the move ends the game or
 captures into an entry proven exact (the capture leaves nothing that can
 repeat: docs/databases.md). Within the databases' range, where every
 legal move's value is known so, the bot plays the best (among equals a
-capture first). Where the position's own entry is proven exact and the
-databases have their ranks, it plays ``tablebase.keeping_move``: a move
-that keeps that value and comes nearer to it, which reaches it against
-any play without a repetition (if the history since the last capture
-allows: it does when the bot kept the value since). Elsewhere it is the
+capture first). Where the databases have their ranks it keeps the
+position's proven lower bound (``tablebase.keeping_moves``: moves that
+keep it and come nearer to it, which reach it against any play without a
+repetition, if the history since the last capture allows, as it does
+when the bot kept the bound since): where the entry is proven exact it
+plays the best of them, where it has proven bounds only the search picks
+among them. Elsewhere it is the
 alpha-beta search reading the databases right after every capture, as
 above their range. Other variants: the alpha-beta search.
 
@@ -19,6 +21,7 @@ above their range. Other variants: the alpha-beta search.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from bingwa.engine import Position
@@ -48,11 +51,15 @@ class PerfectBot(AlphaBetaBot):
         if all(tablebase.exact_move_value(tb, position, v) for v in wanted):
             best = tablebase.best_move(wanted)
         else:
-            found = tb.probe(position.state)
-            keeping = tablebase.keeping_move(tb, position) if found[0] == "exact" else None
-            if keeping is None or keeping.move not in {v.move for v in wanted}:
+            allowed = {v.move for v in wanted}
+            keeping = [k for k in tablebase.keeping_moves(tb, position) if k.move in allowed]
+            if not keeping:
                 return super().go(position, limits, emit, stop)
-            best = keeping
+            if tb.probe(position.state)[0] != "exact":
+                # proven bounds only: the search picks among the moves that hold the lower one
+                return super().go(position, replace(limits, searchmoves=[k.move for k in keeping]),
+                                  emit, stop)
+            best = keeping[0]
         info = Info(depth=1, seldepth=1, score_cp=100 * best.value, nodes=len(wanted),
                     time=0, tbhits=len(wanted), pv=[best.move])
         emit(info)

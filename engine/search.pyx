@@ -24,31 +24,30 @@ principal-variation nodes); captures are searched past the horizon
 (quiescence).
 docs/search.md describes the whole search.
 
-Scores (centi-seeds, from the side to move):
+Scores (centi-seeds, from the side to move) are encoded in _score.pxd;
+the transposition table is _tt.pxd and _tt.pyx, the clock _clock.pxd. A
+drawn end scores 0 like a balanced heuristic value, so a draw is proven
+apart, between iterations (Step 6, ``hold_plies``, driven by proofs.py): for
+each side, a search in which every horizon position that is not a game end
+counts as a failure finds the fewest plies within which that side can force
+the game to end with its margin >= 0. Both sides can: the margin is exactly
+0, a draw, whose distance is the larger of the two. Those searches neither
+read scores from the table nor write any, and count their nodes apart.
 
-- heuristic values are 100 x the expected final seed margin, |v| < PROVEN_MIN;
-- a proven end ``d`` plies from the root with final margin ``m`` (game end
-  or repetition) is ``WIN_BASE - d * MARGIN_SPAN + |m|`` for the winner and
-  its negation for the loser, so a faster win and a slower loss are
-  preferred, then a larger margin. In the table the distance is stored
-  from the node, not from the root;
-- a drawn end is 0, like a balanced heuristic value: the search does not
-  tell them apart (a 0 at the root proves nothing, since the other moves
-  were cut off with heuristic values). A draw is proven apart, between
-  iterations (Step 6, ``hold_plies``, driven by proofs.py): for each side,
-  a search in which every horizon position that is not a game end counts as
-  a failure finds the fewest plies within which that side can force the
-  game to end with its margin >= 0. Both sides can: the margin is exactly 0,
-  a draw, whose distance is the larger of the two. Those searches neither
-  read scores from the table nor write any, and count their nodes apart.
+Why this file is past 600 lines: what is left is the one ``Engine`` class
+(its state, the iterations, the root, the main search, quiescence, plain
+minimax and the draw proofs), whose methods share the per-ply stacks and
+call each other in the hot path. Cython cannot spread a class over files,
+and moving methods into other compiled modules would turn their direct
+calls into calls through function pointers; the concerns that stand alone
+(the table, the scores, the clock) are in their own files.
 """
 
-from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from bingwa.engine.core cimport GAIN_UNKNOWN, MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
+from bingwa.engine._clock cimport now_seconds
 from bingwa.engine._owaredb cimport (
     PROBE_BOUNDS,
     PROBE_EXACT,
@@ -57,75 +56,46 @@ from bingwa.engine._owaredb cimport (
     probe_fn,
     probe_state,
 )
+from bingwa.engine._score cimport (
+    EVAL_LIMIT,
+    MARGIN_SPAN,
+    PROVEN_MIN,
+    SCORE_INF,
+    TB_PLIES,
+    WIN_BASE,
+    final_score,
+    from_table,
+    tablebase_score,
+    to_table,
+)
+from bingwa.engine._tt cimport (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_NONE,
+    BOUND_UPPER,
+    Table,
+    TTBucket,
+    TTEntry,
+    stretch_key,
+    table_clear,
+    table_entries,
+    table_free,
+    table_hashfull,
+    table_prefetch,
+    table_probe,
+    table_resize,
+    table_store,
+)
+from bingwa.engine.core cimport GAIN_UNKNOWN, MAX_MOVES, MAX_PLY, STATE_BYTES, Kernel, Ops
 
 cdef extern from *:
     """
     /* The stop flag is written by another thread: never cached in a register. */
     typedef volatile int bingwa_flag;
-    #define bingwa_prefetch(p) __builtin_prefetch(p)
-
-    #include <stdint.h>
-    #include <stdlib.h>
-    #include <string.h>
-    #include <sys/mman.h>
-    /* A zeroed table. From 2 MB on it is an anonymous mapping aligned on
-       2 MB and advised to live on huge pages (every probe is a random
-       access, and TLB misses would double its cost); the kernel zeroes its
-       pages on first touch, so a 4 GB table costs nothing until used, and
-       clearing it gives the pages back instead of writing 4 GB of zeros.
-       Smaller tables come from the heap. The size decides which: free and
-       clear are told the same size. */
-    #define BINGWA_HUGE_PAGE ((size_t) 2 << 20)
-    static void* bingwa_table_alloc(size_t bytes) {
-        void* p = NULL;
-        if (bytes < BINGWA_HUGE_PAGE) {
-            if (posix_memalign(&p, 64, bytes) != 0) return NULL;
-            memset(p, 0, bytes);
-            return p;
-        }
-        size_t span = bytes + BINGWA_HUGE_PAGE;
-        char* raw = (char*) mmap(NULL, span, PROT_READ | PROT_WRITE,
-                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw == (char*) MAP_FAILED) return NULL;
-        char* start = (char*) (((uintptr_t) raw + BINGWA_HUGE_PAGE - 1)
-                               & ~(uintptr_t) (BINGWA_HUGE_PAGE - 1));
-        if (start > raw) munmap(raw, (size_t) (start - raw));
-        size_t tail = (size_t) (raw + span - start) - bytes;
-        if (tail > 0) munmap(start + bytes, tail);
-    #ifdef MADV_HUGEPAGE
-        madvise(start, bytes, MADV_HUGEPAGE);
-    #endif
-        return start;
-    }
-    static void bingwa_table_free(void* p, size_t bytes) {
-        if (p == NULL) return;
-        if (bytes < BINGWA_HUGE_PAGE) free(p);
-        else munmap(p, bytes);
-    }
-    static void bingwa_table_clear(void* p, size_t bytes) {
-        /* a private anonymous mapping reads as zeros after MADV_DONTNEED */
-        if (bytes < BINGWA_HUGE_PAGE || madvise(p, bytes, MADV_DONTNEED) != 0)
-            memset(p, 0, bytes);
-    }
     """
     ctypedef int bingwa_flag
-    void bingwa_prefetch(const void* p) noexcept nogil
-    void* bingwa_table_alloc(size_t bytes) noexcept nogil
-    void bingwa_table_free(void* p, size_t bytes) noexcept nogil
-    void bingwa_table_clear(void* p, size_t bytes) noexcept nogil
 
 cdef enum:
-    SCORE_INF = 1000000000
-    WIN_BASE = 500000000
-    MARGIN_SPAN = 512          # |final margin| < MARGIN_SPAN in every variant
-    PROVEN_MIN = WIN_BASE - 4 * MAX_PLY * MARGIN_SPAN
-    EVAL_LIMIT = 100000000     # static evaluations are clamped to this
-
-    BOUND_NONE = 0
-    BOUND_UPPER = 1
-    BOUND_LOWER = 2
-    BOUND_EXACT = 3
-
     HISTORY_SIZE = 4096        # move codes are hashed into the history table
     HISTORY_MAX = 1 << 14
     FILTER_SIZE = 1 << 12      # repetition pre-filter (8 KB: stays in L1), by key >> 52
@@ -144,8 +114,7 @@ cdef enum:
     LMR2_MIN_DEPTH = 6         # lmr 2: two plies from this depth ...
     LMR2_MIN_SEARCHED = 4      # ... for the moves after this many
     RFP_MAX_DEPTH = 3          # reverse futility (rfp) up to this depth
-    FUTILITY_MAX_DEPTH = 2     # futility (futility) up to this depth
-    PRUNE_MARGIN_MAX = 100000  # largest margin per ply of either
+    PRUNE_MARGIN_MAX = 100000  # largest rfp margin per ply
 
     TT_MIN_DEPTH = 1           # table from this far above the horizon (or Ops.table_depth)
     CHECK_EVERY = 1024         # nodes between clock reads
@@ -153,10 +122,6 @@ cdef enum:
     MAX_DEPTH = MAX_PLY - QS_MAX_PLIES - 4
 
     HOLD_SCORE = MAX_PLY + 1   # draw proofs: an end p plies from the root is HOLD_SCORE - p
-    # an endgame database's result is a proven end this many plies past
-    # the probed node: its margin is exact, its distance unknown (beyond
-    # every end the search sees, so that a seen end is preferred)
-    TB_PLIES = 2 * MAX_PLY
 
 MATE_SCORE = WIN_BASE
 PROVEN_SCORE = PROVEN_MIN
@@ -164,35 +129,6 @@ SPAN = MARGIN_SPAN
 INFINITE = SCORE_INF
 DEPTH_LIMIT = MAX_DEPTH
 TABLEBASE_PLIES = TB_PLIES
-
-# -- Step 0. The transposition table ---------------------------------------
-#
-# A bucket is 32 bytes, two 16-byte entries: ``deep`` keeps the deepest
-# result (replaced by one at least as deep, by the same position, or when it
-# is from an older search) and ``recent`` takes everything else. Entry:
-#
-#   bits   field
-#   0-63   key        the full 64-bit position key (a probe compares all of it)
-#   64-95  score      int32, proven distances counted from this node
-#   96-111 move       index + 1 of the best move in the kernel's generation
-#                     order (0: none); checked against the move count
-#   112-119 depth     remaining depth of the search that stored it
-#   120-121 bound     BOUND_UPPER, BOUND_LOWER or BOUND_EXACT (0: empty)
-#   122-127 age       the search generation (6 bits)
-#
-# The table holds floor(MB * 2^20 / 32) rounded down to a power of two
-# buckets: it never grows past the size asked for.
-
-ctypedef struct TTEntry:
-    uint64_t key
-    int32_t score
-    uint16_t move
-    uint8_t depth
-    uint8_t agebound
-
-ctypedef struct TTBucket:
-    TTEntry deep
-    TTEntry recent
 
 ctypedef struct RootMove:
     int code
@@ -202,10 +138,6 @@ ctypedef struct RootMove:
     int bound
     int pv_len
     int* pv          # MAX_PLY move codes, the first is ``code``
-
-
-cdef inline int min_int(int a, int b) noexcept nogil:
-    return a if a < b else b
 
 
 cdef inline int pick_next(int* order, int n, int* rank) noexcept nogil:
@@ -219,54 +151,6 @@ cdef inline int pick_next(int* order, int n, int* rank) noexcept nogil:
     rank[0] = order[pick]
     order[pick] = USED
     return pick
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline int final_score(const int* scores, int side, int ply) noexcept nogil:
-    """The proven value of a finished game for ``side``, ``ply`` plies from the root."""
-    cdef int margin = scores[side] - scores[1 - side]
-    if margin > 0:
-        return WIN_BASE - ply * MARGIN_SPAN + min_int(margin, MARGIN_SPAN - 1)
-    if margin < 0:
-        return -(WIN_BASE - ply * MARGIN_SPAN + min_int(-margin, MARGIN_SPAN - 1))
-    return 0
-
-
-cdef inline int tablebase_score(int margin, int ply) noexcept nogil:
-    """A database's final margin for the side to move, ``ply`` plies from
-    the root, as a proven score (see TB_PLIES)."""
-    cdef int distance = ply + TB_PLIES
-    if margin > 0:
-        return WIN_BASE - distance * MARGIN_SPAN + min_int(margin, MARGIN_SPAN - 1)
-    if margin < 0:
-        return -(WIN_BASE - distance * MARGIN_SPAN + min_int(-margin, MARGIN_SPAN - 1))
-    return 0
-
-
-cdef inline uint64_t stretch_key(uint64_t stretch) noexcept nogil:
-    """What a set of positions (the XOR of their keys) adds to a key."""
-    return (stretch ^ (stretch >> 29)) * <uint64_t> 0xBF58476D1CE4E5B9ULL
-
-
-cdef inline int to_table(int score, int ply) noexcept nogil:
-    if score >= PROVEN_MIN:
-        return score + ply * MARGIN_SPAN
-    if score <= -PROVEN_MIN:
-        return score - ply * MARGIN_SPAN
-    return score
-
-
-cdef inline int from_table(int score, int ply) noexcept nogil:
-    if score >= PROVEN_MIN:
-        return score - ply * MARGIN_SPAN
-    if score <= -PROVEN_MIN:
-        return score + ply * MARGIN_SPAN
-    return score
 
 
 def decode_score(int score):
@@ -288,11 +172,7 @@ cdef class Engine:
     cdef Ops ops
     cdef int size
     cdef int check_repetition
-    # transposition table
-    cdef TTBucket* table
-    cdef uint64_t mask
-    cdef size_t n_buckets
-    cdef uint8_t age
+    cdef Table tt                     # the transposition table (_tt.pxd)
     # per-ply stacks
     cdef unsigned char* root_state
     cdef unsigned char* children      # (MAX_PLY + 1) * MAX_MOVES * size
@@ -342,7 +222,6 @@ cdef class Engine:
     cdef public int ext_pct
     cdef int lmr_plies                # late move reductions (lmr)
     cdef int rfp_margin               # reverse futility pruning (rfp), per ply
-    cdef int futility_margin          # futility pruning of quiet moves (futility), per ply
     cdef public int tt_min_depth      # > 0: overrides the kernel's table_depth (experiments)
     cdef int table_depth              # in force for this search
     # endgame databases (NULL: none; no node count changes without them)
@@ -378,7 +257,6 @@ cdef class Engine:
         self.children = NULL
         self.size = 0
         self.game_keys = NULL
-        self.table = NULL
         self.qsearch_enabled = 1
         self.capture_extension = 1
         self.cost_q = 0
@@ -386,7 +264,6 @@ cdef class Engine:
         self.ext_pct = 200
         self.lmr_plies = 0
         self.rfp_margin = 0
-        self.futility_margin = 0
         self.tt_min_depth = 0
         self.table_depth = TT_MIN_DEPTH
         self.tb_probe = NULL
@@ -409,29 +286,17 @@ cdef class Engine:
         free(self.root_state)
         free(self.children)
         free(self.game_keys)
-        bingwa_table_free(self.table, self.n_buckets * sizeof(TTBucket))
+        table_free(&self.tt)
 
     # -- the table ------------------------------------------------------
     def resize(self, int hash_mb):
         """Allocate a cleared table of at most ``hash_mb`` MiB (>= 1)."""
-        if hash_mb < 1:
-            raise ValueError("the hash table needs at least 1 MB")
-        cdef size_t budget = <size_t> hash_mb * (1 << 20) // sizeof(TTBucket)
-        cdef size_t n = 1
-        while n * 2 <= budget:
-            n *= 2
-        cdef TTBucket* table = <TTBucket*> bingwa_table_alloc(n * sizeof(TTBucket))
-        if table == NULL:
-            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
-        bingwa_table_free(self.table, self.n_buckets * sizeof(TTBucket))
-        self.table = table
-        self.n_buckets = n
-        self.mask = n - 1
+        table_resize(&self.tt, hash_mb)
 
     @property
     def table_bytes(self):
         """Bytes the transposition table occupies."""
-        return self.n_buckets * sizeof(TTBucket)
+        return self.tt.n_buckets * sizeof(TTBucket)
 
     @property
     def entry_bytes(self):
@@ -439,59 +304,20 @@ cdef class Engine:
 
     def clear(self):
         """Forget everything (a new game): table, killers, history."""
-        bingwa_table_clear(self.table, self.n_buckets * sizeof(TTBucket))
+        table_clear(&self.tt)
         memset(self.killers, 0, sizeof(self.killers))
         memset(self.history, 0, sizeof(self.history))
         for i in range(MAX_PLY + 1):
             self.killers[i][0] = -1
             self.killers[i][1] = -1
-        self.age = 0
 
     def hashfull(self):
         """Per mille of the first 1000 entries used by the current search."""
-        cdef size_t i, buckets = min(500, self.n_buckets)
-        cdef int used = 0
-        cdef uint8_t deep, recent
-        for i in range(buckets):
-            deep = self.table[i].deep.agebound
-            recent = self.table[i].recent.agebound
-            used += (deep & 3) != 0 and (deep >> 2) == self.age
-            used += (recent & 3) != 0 and (recent >> 2) == self.age
-        return used * 1000 // (2 * buckets)
+        return table_hashfull(&self.tt)
 
     def table_entries(self):
         """Entries in use (a full scan: for tests and statistics)."""
-        cdef size_t i
-        cdef size_t used = 0
-        for i in range(self.n_buckets):
-            used += (self.table[i].deep.agebound & 3) != 0
-            used += (self.table[i].recent.agebound & 3) != 0
-        return used
-
-    cdef inline TTEntry* probe(self, uint64_t key) noexcept nogil:
-        cdef TTBucket* b = &self.table[key & self.mask]
-        if b.deep.key == key and b.deep.agebound & 3:
-            return &b.deep
-        if b.recent.key == key and b.recent.agebound & 3:
-            return &b.recent
-        return NULL
-
-    cdef inline void store(self, uint64_t key, int score, int bound, int depth,
-                           int move_index) noexcept nogil:
-        cdef TTBucket* b = &self.table[key & self.mask]
-        cdef TTEntry* e
-        if (b.deep.key == key or (b.deep.agebound & 3) == 0 or depth >= b.deep.depth
-                or (b.deep.agebound >> 2) != self.age):
-            e = &b.deep
-        else:
-            e = &b.recent
-        if move_index < 0 and e.key == key:
-            move_index = <int> e.move - 1  # keep the old best move
-        e.key = key
-        e.score = score
-        e.move = <uint16_t> (move_index + 1)
-        e.depth = <uint8_t> depth
-        e.agebound = <uint8_t> ((self.age << 2) | bound)
+        return table_entries(&self.tt)
 
     # -- limits -----------------------------------------------------------
     def stop(self):
@@ -573,7 +399,7 @@ cdef class Engine:
             k += 1
         self.n_roots = k
         self.root_side = self.ops.side_to_move(self.root_state)
-        self.age = (self.age + 1) & 63
+        self.tt.age = (self.tt.age + 1) & 63
         self.nodes = 0
         self.tbhits = 0
         self.qnodes = 0
@@ -693,22 +519,6 @@ cdef class Engine:
         if not 0 <= margin <= PRUNE_MARGIN_MAX:
             raise ValueError(f"rfp must be 0..{PRUNE_MARGIN_MAX} centi-seeds")
         self.rfp_margin = margin
-
-    @property
-    def futility(self):
-        """Futility pruning: 0 (off, the default) or a margin in
-        centi-seeds per ply. Away from the principal variation and at most
-        FUTILITY_MAX_DEPTH plies above the horizon, where the static value
-        plus that margin times the depth cannot reach alpha, the quiet
-        moves after the first (neither captures, extra turns nor killers)
-        are not searched."""
-        return self.futility_margin
-
-    @futility.setter
-    def futility(self, int margin):
-        if not 0 <= margin <= PRUNE_MARGIN_MAX:
-            raise ValueError(f"futility must be 0..{PRUNE_MARGIN_MAX} centi-seeds")
-        self.futility_margin = margin
 
     def set_qsearch(self, bint enabled):
         """Search capture sequences past the horizon (on by default)."""
@@ -886,7 +696,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, i, k, pick, side, value, best, best_index, tt_index, bound
         cdef int alpha0 = alpha, same, gain, base, sign, code, h, searched, o, made, new_depth
-        cdef int reduction, cost, futile, rfp
+        cdef int reduction, cost
         cdef uint64_t* keys = self.keys + ply * MAX_MOVES
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born, fresh
@@ -912,7 +722,7 @@ cdef class Engine:
         # Step 3.2. The end of the game, by the rules or by repetition (the
         # table's bucket is fetched from memory meanwhile)
         if depth >= self.table_depth:
-            bingwa_prefetch(&self.table[key & self.mask])
+            table_prefetch(&self.tt, key)
         # born: the kernel wrote every child while generating (gen_children)
         born = self.ops.gen_children != NULL
         if born:
@@ -948,7 +758,7 @@ cdef class Engine:
 
         # Step 3.4. Transposition table lookup
         tt_index = -1
-        entry = self.probe(key) if depth >= self.table_depth else NULL
+        entry = table_probe(&self.tt, key) if depth >= self.table_depth else NULL
         if entry != NULL:
             tt_index = <int> entry.move - 1
             if tt_index >= n:
@@ -965,7 +775,7 @@ cdef class Engine:
         # after a quiet move, a proven score is kept under the key of the
         # position and the positions on the path since the capture
         if not fresh and not pv and depth >= self.table_depth:
-            entry = self.probe(key ^ stretch_key(self.stretch[ply]))
+            entry = table_probe(&self.tt, key ^ stretch_key(self.stretch[ply]))
             if entry != NULL and entry.depth >= depth:
                 value = from_table(entry.score, ply)
                 bound = entry.agebound & 3
@@ -976,15 +786,11 @@ cdef class Engine:
         # Step 3.4.1. Reverse futility: near the horizon, off the principal
         # variation, a static value far above beta is taken as the node's
         # (rfp; never where a proven score is at stake)
-        rfp = self.rfp_margin and depth <= RFP_MAX_DEPTH
-        futile = self.futility_margin and depth <= FUTILITY_MAX_DEPTH
-        if (rfp or futile) and not pv and -PROVEN_MIN < alpha and beta < PROVEN_MIN:
+        if (self.rfp_margin and depth <= RFP_MAX_DEPTH and not pv
+                and -PROVEN_MIN < alpha and beta < PROVEN_MIN):
             value = self.static_value(s)
-            if rfp and value - self.rfp_margin * depth >= beta:
+            if value - self.rfp_margin * depth >= beta:
                 return value
-            futile = futile and value + self.futility_margin * depth <= alpha
-        else:
-            futile = 0
 
         # Step 3.5. The table move is searched before the other children are
         # made; they are then ordered by capture gain (and extra turns),
@@ -1026,7 +832,7 @@ cdef class Engine:
                                 self.ops.make_move(s, code, child)
                             if keyed:
                                 keys[i] = self.ops.key(child)
-                                bingwa_prefetch(&self.table[keys[i] & self.mask])
+                                table_prefetch(&self.tt, keys[i])
                             gain = (self.ops.captured(child) - base) * sign
                         h = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
                         if ready[i] and self.ops.side_to_move(child) == side:
@@ -1040,10 +846,6 @@ cdef class Engine:
                     self.ops.make_move(s, moves[pick], kids + pick * self.size)
             child = kids + pick * self.size
             same = self.ops.side_to_move(child) == side
-            # Step 3.6.0. Futility: a quiet move cannot lift a hopeless node
-            # near the horizon to alpha (futility)
-            if futile and searched and o < ORDER_KILLER and not same:
-                continue
             # Step 3.6.1. Extension: a move that keeps the turn (Kalah's extra
             # turn) or captures costs no depth, while the line is shorter than
             # ext_pct per cent of the nominal depth (docs/strength.md)
@@ -1131,11 +933,11 @@ cdef class Engine:
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
         if depth >= self.table_depth:
             if -PROVEN_MIN < best < PROVEN_MIN or fresh:
-                self.store(key, to_table(best, ply), bound, depth,
-                           best_index if bound != BOUND_UPPER else -1)
+                table_store(&self.tt, key, to_table(best, ply), bound, depth,
+                            best_index if bound != BOUND_UPPER else -1)
             else:
-                self.store(key ^ stretch_key(self.stretch[ply]), to_table(best, ply), bound,
-                           depth, best_index if bound != BOUND_UPPER else -1)
+                table_store(&self.tt, key ^ stretch_key(self.stretch[ply]), to_table(best, ply),
+                            bound, depth, best_index if bound != BOUND_UPPER else -1)
         return best
 
     cdef void age_history(self) noexcept nogil:
@@ -1395,7 +1197,7 @@ cdef class Engine:
         holds = self.ops.side_to_move(s) == holder
         # the main search's best move first (read only)
         tt_index = -1
-        entry = self.probe(key)
+        entry = table_probe(&self.tt, key)
         if entry != NULL and 0 < entry.move <= n:
             tt_index = <int> entry.move - 1
         self.path[ply] = key

@@ -50,11 +50,10 @@ MAX_HASH_MB = 65536
 # late move reductions (0 off, 1 or 2 plies); ``capture_cost``, the
 # quarter plies an extended capture costs (0: none), and
 # ``capture_cost_pv`` what it costs at a principal-variation node (-1:
-# ``capture_cost``'s); ``rfp`` and
-# ``futility``, the margins (centi-seeds per ply) of reverse futility and
-# futility pruning (0: off).
-SEARCH_KNOBS = {"ext_pct": 200, "lmr": 0, "capture_cost": 0, "rfp": 0, "futility": 0,
-                "capture_cost_pv": -1}
+# ``capture_cost``'s); ``rfp``, the margin (centi-seeds per ply) of reverse
+# futility pruning (0: off). (Futility pruning, ``futility``, was removed in
+# issue 28: off in every variant, its SPRTs showed no gain, docs/strength.md.)
+SEARCH_KNOBS = {"ext_pct": 200, "lmr": 0, "capture_cost": 0, "rfp": 0, "capture_cost_pv": -1}
 # Per variant, the knobs an SPRT chose over the defaults (docs/strength.md):
 # Oware's two-ply reductions won 27.5 Elo [+8.7, +46.4] over 1000 games at
 # fixed nodes (Kalah +13.9 [-8.1, +36.0], Ayoayo +0.9 [-13.7, +15.4], Bao

@@ -492,7 +492,13 @@ def progress_key(tablebase: Any, state: Any, side: int) -> tuple[int, int] | Non
 
 
 def keeping_move(tablebase: Any, position: Any) -> MoveValue | None:
-    """A move that holds the mover's proven lower bound ``lo`` of the game
+    """The best of ``keeping_moves`` (None: there is none)."""
+    moves = keeping_moves(tablebase, position)
+    return moves[0] if moves else None
+
+
+def keeping_moves(tablebase: Any, position: Any) -> list[MoveValue]:
+    """The moves that hold the mover's proven lower bound ``lo`` of the game
     started here against any play, and makes progress: it ends the game
     or captures with ``lo`` sure, or it is a quiet move to a position whose
     proven bound is ``lo`` for the mover at a smaller rank. Played at every
@@ -508,18 +514,18 @@ def keeping_move(tablebase: Any, position: Any) -> MoveValue | None:
     state = position.state
     mover = state[2]
     if position.is_over() or not in_range(tablebase, state):
-        return None
+        return []
     here = progress_key(tablebase, state, mover)
     if here is None:
-        return None
+        return []
     for before in reversed(position.history()):
         if before[1] != state[1]:
             break  # a capture came between: nothing before it can repeat
         key = progress_key(tablebase, before, mover)
         if key is None or key > here:
-            return None
+            return []
     lo = here[0]
-    best: tuple[tuple[int, int], MoveValue] | None = None
+    found: list[tuple[tuple[int, int], MoveValue]] = []
     for move in position.legal_moves():
         child = position.play(move)
         capture = child.state[1] != state[1]
@@ -542,10 +548,8 @@ def keeping_move(tablebase: Any, position: Any) -> MoveValue | None:
                 continue
         if value < lo:
             continue
-        candidate = ((-value, order), MoveValue(move.text, value, capture, outcome is not None))
-        if best is None or candidate[0] < best[0]:
-            best = candidate
-    return None if best is None else best[1]
+        found.append(((-value, order), MoveValue(move.text, value, capture, outcome is not None)))
+    return [value for _, value in sorted(found, key=lambda pair: pair[0])]
 
 
 def best_move(values: list[MoveValue]) -> MoveValue:

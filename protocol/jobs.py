@@ -285,11 +285,8 @@ def run_perft(job: Job, out: Output) -> None:
 def run_bench(job: Job, out: Output) -> None:
     """The search's bench (``bingwa bench``): the same positions, depths
     and node count."""
-    try:
-        from bingwa.cli_search import bench_run
-    except ImportError:
-        out.info_string("bench is not available in this build (no search benchmark)")
-        return
+    from bingwa.engine.bench import bench_run
+
     nodes, seconds, rows = bench_run(stop=job.stop)
     if job.stop.is_set():
         out.info_string(f"bench stopped after {len(rows)} variants")

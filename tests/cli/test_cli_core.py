@@ -135,3 +135,28 @@ def test_demo_ranges_are_bounded():
         assert result.exit_code == 2, args
         assert "bingwa: error: Invalid value for" in result.output, args
         assert "Traceback" not in result.output and "Usage:" not in result.output
+
+
+# Every command bingwa had when cli.py began adding them one by one (issue
+# 28): one that drops out of the registration fails here, not silently.
+COMMANDS = ("analyse", "bench", "bots", "compliance", "demo", "engine", "export", "perft", "play",
+            "ratings", "regress", "replay", "serve", "solve", "sprt", "tournament", "variants")
+SOLVE_COMMANDS = ("build", "kalah", "kujifunza", "query")
+
+
+def listed_commands(output: str) -> list[str]:
+    """The command names of a ``--help`` page's "Commands:" section."""
+    section = output.split("Commands:\n", 1)[1]
+    return [line.split()[0] for line in section.splitlines() if line.startswith("  ")]
+
+
+def test_help_lists_every_command():
+    assert listed_commands(run("--help").output) == list(COMMANDS)
+    assert listed_commands(run("solve", "--help").output) == list(SOLVE_COMMANDS)
+
+
+def test_bingwa_bench_searches_with_the_bench_table_size():
+    from bingwa.cli_search import bench
+    from bingwa.engine.bench import BENCH_HASH_MB
+
+    assert [p.default for p in bench.params if p.name == "hash_mb"] == [BENCH_HASH_MB]

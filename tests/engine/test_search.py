@@ -230,7 +230,7 @@ def test_same_search_gives_the_same_node_count_after_a_new_game():
 
 
 def test_bench_signature_is_stable():
-    from bingwa.cli_search import bench_run
+    from bingwa.engine.bench import bench_run
 
     first = bench_run(depth=5, hash_mb=2)[0]
     second = bench_run(depth=5, hash_mb=2)[0]

@@ -1,9 +1,9 @@
-"""Reverse futility and futility pruning (search.pyx Steps 3.4.1 and 3.6.0,
-``Engine.rfp`` and ``Engine.futility``: margins in centi-seeds per ply, off
-by default). Near the horizon and off the principal variation, a node whose
-static value beats beta by the margin is not searched, and where the static
-value cannot reach alpha its quiet moves are not: fewer nodes to a depth,
-the same proven results, deterministic, legal, every variant."""
+"""Reverse futility pruning (search.pyx Step 3.4.1, ``Engine.rfp``: a margin
+in centi-seeds per ply, off by default). Near the horizon and off the
+principal variation, a node whose static value beats beta by the margin is
+not searched: fewer nodes to a depth, the same proven results,
+deterministic, legal, every variant. (Futility pruning, ``futility``, was
+removed in issue 28: no variant turned it on.)"""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bingwa.engine.searcher import Searcher
 
 pytest.importorskip("bingwa.engine.search")
 
-KNOBS = ("rfp", "futility")
+KNOBS = ("rfp",)
 
 
 def searched(position: Position, depth: int, **knobs: int) -> tuple[int, Searcher]:
@@ -57,7 +57,7 @@ def test_pruned_searches_play_legal_moves_in_every_variant(name):
     for _ in range(3):
         if pos.is_over():
             break
-        _, searcher = searched(pos, 6, rfp=50, futility=50)
+        _, searcher = searched(pos, 6, rfp=50)
         pos.push(searcher.lines[0].move)
 
 
@@ -65,7 +65,7 @@ def test_pruned_searches_play_legal_moves_in_every_variant(name):
     ("oware", "0,1,0,1,1,0/0,0,0,0,1,0 21 23 s", 5, 200),  # the feeding trap: b
     ("kalah", "0,0,0,0,2,1/0,5,0,0,0,0 22 18 s", 3, 200),  # f, e, f: extra turns
 ])
-@pytest.mark.parametrize("knobs", [{"rfp": 50}, {"futility": 50}, {"rfp": 50, "futility": 50}])
+@pytest.mark.parametrize("knobs", [{"rfp": 50}])
 def test_forced_wins_are_still_found_exactly(spec, text, mate, cp, knobs):
     searcher = Searcher(4)
     searcher.knobs.update(knobs)
@@ -76,15 +76,14 @@ def test_forced_wins_are_still_found_exactly(spec, text, mate, cp, knobs):
 
 def test_the_variants_prune_as_their_sprts_chose():
     """VARIANT_KNOBS (docs/strength.md): reverse futility at 100 centi-seeds
-    a ply in Oware, Kalah and Ayoayo, none in Bao and Kujifunza; futility
-    nowhere; and
+    a ply in Oware, Kalah and Ayoayo, none in Bao and Kujifunza; and
     ``Searcher.knobs`` overrides the variant's choice."""
     for name, margin in (("oware", 100), ("kalah", 100), ("ayoayo", 100), ("bao", 0),
                          ("kujifunza", 0)):
         pos = Position(name)
         fresh = Searcher(4)
         fresh.search(pos, Limits(depth=5))
-        assert (fresh.engine.rfp, fresh.engine.futility) == (margin, 0)
+        assert fresh.engine.rfp == margin
         assert fresh.nodes == searched(pos, 5, rfp=margin)[0]
     off = Searcher(4)
     off.knobs["rfp"] = 0

@@ -1,6 +1,7 @@
 """The shape of the compiled search's source (engine/search.pyx): one move
 picker shared by the main search and quiescence (issue 13, item 19), so that
-an ordering fix in one cannot miss the other."""
+an ordering fix in one cannot miss the other; the transposition table in its
+own module (_tt.pxd, _tt.pyx: issue 28)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ from pathlib import Path
 import pytest
 
 
-def search_source() -> str:
+def engine_source(name: str = "search.pyx") -> str:
     spec = find_spec("bingwa.engine")
     assert spec is not None and spec.submodule_search_locations
-    path = Path(next(iter(spec.submodule_search_locations))) / "search.pyx"
+    path = Path(next(iter(spec.submodule_search_locations))) / name
     if not path.exists():
-        pytest.skip("search.pyx is not shipped with this install")
+        pytest.skip(f"{name} is not shipped with this install")
     return path.read_text()
+
+
+def search_source() -> str:
+    return engine_source("search.pyx")
 
 
 def function_body(source: str, name: str) -> str:
@@ -35,3 +40,14 @@ def test_one_move_picker_serves_the_search_and_quiescence():
     assert "cdef inline int pick_next(" in source
     assert "pick_next(order" in function_body(source, "search")
     assert "pick_next(order" in function_body(source, "qsearch_moves")
+
+
+def test_the_transposition_table_is_its_own_module():
+    pytest.importorskip("bingwa.engine._tt")
+    source = search_source()
+    table = engine_source("_tt.pxd")
+    for name in ("table_probe", "table_store", "table_prefetch"):
+        assert re.search(rf"^cdef inline [^\n]*\b{name}\(", table, re.MULTILINE)
+        assert f"{name}(&self.tt" in source
+    # the memory (mmap, huge pages) is _tt.pyx's alone
+    assert "mmap" not in source and "mmap" in engine_source("_tt.pyx")

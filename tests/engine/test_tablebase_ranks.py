@@ -249,3 +249,27 @@ def test_a_count_without_ranks_is_rebuilt(folder, tmp_path):
     again = tablebase.open_tablebase(tmp_path)
     assert again.ranks is not None
     assert again.ranks[4].tobytes() == (folder / tablebase.ranks_name(4)).read_bytes()[64:]
+
+
+def test_where_only_bounds_are_proven_the_bot_keeps_the_lower_one(folder, tb):
+    """benchmarks/claims.py's one refutation (10,000 boards): from
+    1,1,0,3,1,2/1,0,1,0,0,2 19 17 n (North +6, exact), after F f North's
+    entry has bounds +6..+10 only; the search chose C and North ended +4.
+    The bot now searches among the moves that keep +6 (here only A)."""
+    start = Position("oware", text="1,1,0,3,1,2/1,0,1,0,0,2 19 17 n")
+    pos = start.play("F").play("f")
+    assert tb.probe(pos.state) == ("bounds", 6, 10)
+    assert [k.move for k in tablebase.keeping_moves(tb, pos)] == ["A"]
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", str(folder))
+    assert bot.go(pos, Limits(depth=8), lambda info: None, threading.Event()).best == "A"
+
+    def perfect(position: Position) -> str:
+        best = bot.go(position, Limits(depth=6), lambda info: None, threading.Event()).best
+        assert best is not None
+        return best
+
+    rng = random.Random(2)
+    for _ in range(5):
+        end = play(pos, 1, perfect, repeater(refuter(Limits(depth=4), rng, 0.5)))
+        assert reached(end, 1, 6), end.outcome()

@@ -489,12 +489,12 @@ def test_perft_with_a_bad_depth_or_no_position_is_an_error(greedy):
 
 
 def test_bench_prints_the_search_signature(greedy, monkeypatch):
-    import bingwa.cli_search
+    import bingwa.engine.bench
 
     def fake_bench_run(stop=None):  # the real one takes seconds; its numbers are its own tests'
         return 1234, 0.5, [("oware", 1000, 0.25), ("kalah", 234, 0.25)]
 
-    monkeypatch.setattr(bingwa.cli_search, "bench_run", fake_bench_run)
+    monkeypatch.setattr(bingwa.engine.bench, "bench_run", fake_bench_run)
     greedy.send("bench")
     greedy.wait_for("Nodes/second")
     assert greedy.lines[-4:] == [

@@ -1,0 +1,110 @@
+# cython: language_level=3
+"""The transposition table of the search (search.pyx), as Stockfish's tt.cpp:
+a C array of buckets, allocated, cleared and measured by _tt.pyx; probe,
+store and prefetch are inline here, so that the search's calls stay plain
+C.
+
+A bucket is 32 bytes, two 16-byte entries: ``deep`` keeps the deepest
+result (replaced by one at least as deep, by the same position, or when it
+is from an older search) and ``recent`` takes everything else. Entry:
+
+  bits    field
+  0-63    key        the full 64-bit position key (a probe compares all of it)
+  64-95   score      int32, proven distances counted from this node
+  96-111  move       index + 1 of the best move in the kernel's generation
+                     order (0: none); checked against the move count
+  112-119 depth      remaining depth of the search that stored it
+  120-121 bound      BOUND_UPPER, BOUND_LOWER or BOUND_EXACT (0: empty)
+  122-127 age        the search generation (6 bits)
+
+The table holds floor(MB * 2^20 / 32) rounded down to a power of two
+buckets: it never grows past the size asked for.
+
+A proven score found after a quiet move is stored under the position's key
+mixed with ``stretch_key`` of the positions on the path since the last
+capture (search.pyx, Step 3.7: the graph-history interaction).
+"""
+
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define bingwa_prefetch(p) __builtin_prefetch(p)
+    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+    #include <xmmintrin.h>
+    #define bingwa_prefetch(p) _mm_prefetch((const char*) (p), _MM_HINT_T0)
+    #else
+    #define bingwa_prefetch(p) ((void) (p))
+    #endif
+    """
+    void bingwa_prefetch(const void* p) noexcept nogil
+
+cdef enum:
+    BOUND_NONE = 0
+    BOUND_UPPER = 1
+    BOUND_LOWER = 2
+    BOUND_EXACT = 3
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int32_t score
+    uint16_t move
+    uint8_t depth
+    uint8_t agebound
+
+ctypedef struct TTBucket:
+    TTEntry deep
+    TTEntry recent
+
+ctypedef struct Table:
+    TTBucket* buckets   # NULL until table_resize
+    uint64_t mask       # n_buckets - 1
+    size_t n_buckets
+    uint8_t age         # the current search generation, 0..63
+
+# _tt.pyx: outside the search's loops
+cdef int table_resize(Table* t, int hash_mb) except -1
+cdef void table_free(Table* t) noexcept nogil
+cdef void table_clear(Table* t) noexcept nogil
+cdef int table_hashfull(const Table* t) noexcept nogil
+cdef size_t table_entries(const Table* t) noexcept nogil
+
+
+cdef inline void table_prefetch(const Table* t, uint64_t key) noexcept nogil:
+    """Start fetching ``key``'s bucket from memory (a probe or store follows)."""
+    bingwa_prefetch(&t.buckets[key & t.mask])
+
+
+cdef inline TTEntry* table_probe(Table* t, uint64_t key) noexcept nogil:
+    """The entry of ``key`` (NULL: none)."""
+    cdef TTBucket* b = &t.buckets[key & t.mask]
+    if b.deep.key == key and b.deep.agebound & 3:
+        return &b.deep
+    if b.recent.key == key and b.recent.agebound & 3:
+        return &b.recent
+    return NULL
+
+
+cdef inline void table_store(Table* t, uint64_t key, int score, int bound, int depth,
+                             int move_index) noexcept nogil:
+    """Keep a result; ``move_index`` < 0 keeps the entry's best move."""
+    cdef TTBucket* b = &t.buckets[key & t.mask]
+    cdef TTEntry* e
+    if (b.deep.key == key or (b.deep.agebound & 3) == 0 or depth >= b.deep.depth
+            or (b.deep.agebound >> 2) != t.age):
+        e = &b.deep
+    else:
+        e = &b.recent
+    if move_index < 0 and e.key == key:
+        move_index = <int> e.move - 1  # keep the old best move
+    e.key = key
+    e.score = score
+    e.move = <uint16_t> (move_index + 1)
+    e.depth = <uint8_t> depth
+    e.agebound = <uint8_t> ((t.age << 2) | bound)
+
+
+cdef inline uint64_t stretch_key(uint64_t stretch) noexcept nogil:
+    """What a set of positions (the XOR of their keys) adds to a key."""
+    return (stretch ^ (stretch >> 29)) * <uint64_t> 0xBF58476D1CE4E5B9ULL
