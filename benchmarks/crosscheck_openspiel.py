@@ -6,7 +6,7 @@ implementation (its `mancala` is Kalah(6,4); its `oware` is Abapa).
     bingwa perft -v kalah 8                                   # compare
 
 OpenSpiel is not a bingwa dependency; the values it confirmed are pinned in
-tests/test_perft.py.
+tests/engine/test_perft.py.
 """
 
 import sys

@@ -9,7 +9,7 @@ average of the machine (timings on a shared machine are noisy).
 
 ``compare`` builds the databases of 0..N seeds both ways (settled, and
 with --prove) in a temporary folder, solves every position of 0..N seeds
-with the exhaustive, history-aware solver of tests/tablebase_exhaustive.py
+with the exhaustive, history-aware solver of engine/oware_exhaustive.py
 (written apart from the databases: the game started at the position,
 bingwa's repetition rule) and prints, per seed count as it is solved, the
 entries that disagree with it: proven exact, settled (not cycle-dependent)
@@ -41,7 +41,7 @@ easier boards).
     python benchmarks/databases.py judge --disputed FILE [--node-cap N] [--dir DIR] [--first T]
 
 ``judge`` decides single boards (10..12 seeds and beyond) by the proof
-search of tests/tablebase_judge.py, written apart from the databases, over
+search of engine/oware_judge.py, written apart from the databases, over
 what each board reaches: per board the value (or the bounds proven when
 ``--node-cap`` stopped it), the proofs, nodes and seconds. With ``--dir``
 (databases built there, e.g. ``bingwa solve build oware --max-seeds 12
@@ -66,8 +66,6 @@ from functools import partial
 from pathlib import Path
 
 from bingwa.engine import tablebase
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 
 def build(folder: Path, max_seeds: int, jobs: int) -> None:
@@ -99,7 +97,7 @@ def solve_chunk(settled_dir: Path, seeds: int, chunk: list) -> tuple[dict, int]:
     South to move, and the nodes spent on them (a worker of ``compare
     -j``: its own solver, the smaller counts solved once per worker, its
     table kept from chunk to chunk)."""
-    from tablebase_exhaustive import ExhaustiveSolver
+    from bingwa.engine.oware_exhaustive import ExhaustiveSolver
 
     solver = _worker.get("solver")
     if solver is None:
@@ -140,7 +138,7 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     import multiprocessing
     import random
 
-    from tablebase_exhaustive import ExhaustiveSolver, NodeLimit, boards
+    from bingwa.engine.oware_exhaustive import ExhaustiveSolver, NodeLimit, boards
 
     folder = Path(tempfile.mkdtemp())
     tablebase.build(folder / "settled", max_seeds, jobs=2)
@@ -317,7 +315,7 @@ def judge(boards_: list[tuple[int, ...]], side: int, node_cap: int | None,
           first: int | None = None) -> None:
     """Judge each board (``side`` to move, no history) and print a row per
     board; ``claims``: the other solver's and bingwa's value of each."""
-    from tablebase_judge import BoardJudge
+    from bingwa.engine.oware_judge import BoardJudge
 
     tb = tablebase.open_tablebase(folder) if folder is not None else None
     guess = None if tb is None else (lambda s: tablebase.entry(tb, s).value)

@@ -4,32 +4,26 @@ by the client on the engine's pipes during a ``go movetime 10000``.
 
     python benchmarks/protocol_latency.py [--bot alphabeta] [--rounds 5] [--pings 10]
 
-``--bot`` takes a registered bot or ``module:Class`` (tests/ is on the path,
-so ``protocol_testbots:BusyBot`` is a pure-Python bot that holds the GIL).
+``--bot`` takes a registered bot or ``module:Class``
+(``bingwa.bots.busy:BusyBot`` is a pure-Python bot that holds the GIL).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
 from bingwa.protocol.client import Engine
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
-
 
 def measure(bot: str, rounds: int, pings: int, variant: str = "oware") -> tuple[list[float], list[float]]:
     """(isready round trips, stop-to-bestmove times) in seconds."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
     engine = Engine.popen([sys.executable, "-m", "bingwa", "engine", "--bot", bot,
-                           "--variant", variant], env=env)
+                           "--variant", variant])
     ready: list[float] = []
     stops: list[float] = []
     try:
@@ -63,7 +57,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--pings", type=int, default=10)
     args = parser.parse_args()
-    for bot in args.bot or ["alphabeta", "protocol_testbots:BusyBot"]:
+    for bot in args.bot or ["alphabeta", "bingwa.bots.busy:BusyBot"]:
         ready, stops = measure(bot, args.rounds, args.pings)
         print(f"{bot}: isready -> readyok: {describe(ready)}")
         print(f"{bot}: stop -> bestmove:   {describe(stops)}")

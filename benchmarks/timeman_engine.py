@@ -17,28 +17,7 @@ is not a positive number ends it with one line (exit 2). It plays the
 
 from __future__ import annotations
 
-import os
 import sys
-
-KNOBS = {"NEXT_ITERATION_SHARE": float, "HARD_PER_SOFT": float, "MAX_STRETCH": float,
-         "MAX_CLOCK_SHARE": float, "INCREMENT_SHARE": float, "MOVES_TO_GO": int}
-
-
-def read_knobs() -> dict[str, float]:
-    """The constants set in the environment (ValueError: its message)."""
-    chosen: dict[str, float] = {}
-    for name, kind in KNOBS.items():
-        text = os.environ.get("TM_" + name)
-        if text is None:
-            continue
-        try:
-            value = kind(text)
-        except ValueError:
-            raise ValueError(f"TM_{name}={text!r} is not a {kind.__name__}") from None
-        if value <= 0:
-            raise ValueError(f"TM_{name} must be positive, not {text}")
-        chosen[name] = value
-    return chosen
 
 
 def main() -> int:
@@ -46,7 +25,7 @@ def main() -> int:
     from bingwa.engine import timeman
 
     try:
-        knobs = read_knobs()
+        knobs = timeman.read_tunables()
     except ValueError as exc:
         print(f"timeman_engine: {exc}", file=sys.stderr)
         return 2

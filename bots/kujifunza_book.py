@@ -4,7 +4,7 @@ every North reply (position text -> (move, plies of the fastest forced win)).
 
 Written by ``python benchmarks/kujifunza_book.py --plies 8`` from the proof
 search (engine/_proof.pyx, solvers.WinFinder); do not edit by hand.
-tests/test_bots_proof.py proves its moves again.
+tests/bots/test_bots_proof.py proves its moves again.
 """
 
 BOOK_PLIES = 8

@@ -9,7 +9,7 @@ the *claimant*, the engine as it analysed, and the other side by a
 settings, searching deeper, deviating at random). A claim is refuted when
 the game ends with another result; a claimed win that the engine's own
 later moves take longer to reach is counted apart (``PlayOut.slow``).
-tests/test_playout.py runs a few in CI and benchmarks/claims.py thousands.
+tests/engine/test_playout.py runs a few in CI and benchmarks/claims.py thousands.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ GUI that sees lag raises ``Move Overhead``.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
 
@@ -53,6 +54,29 @@ MAX_CLOCK_SHARE = 0.5  # of the clock a hard deadline may take, at most
 HARD_PER_SOFT = 4.0  # hard budget = soft budget x this (capped by the clock)
 MAX_STRETCH = 2.5  # the soft budget grows at most this much when unclear
 NEXT_ITERATION_SHARE = 0.6  # no new iteration after this share of the budget
+
+#: the constants above an SPRT may set, each from ``TM_<NAME>`` in the
+#: environment (``read_tunables``; benchmarks/timeman_engine.py)
+TUNABLES = {"NEXT_ITERATION_SHARE": float, "HARD_PER_SOFT": float, "MAX_STRETCH": float,
+            "MAX_CLOCK_SHARE": float, "INCREMENT_SHARE": float, "MOVES_TO_GO": int}
+
+
+def read_tunables() -> dict[str, float]:
+    """The constants of ``TUNABLES`` set in the environment (ValueError:
+    its message), for the caller to set on this module."""
+    chosen: dict[str, float] = {}
+    for name, kind in TUNABLES.items():
+        text = os.environ.get("TM_" + name)
+        if text is None:
+            continue
+        try:
+            value = kind(text)
+        except ValueError:
+            raise ValueError(f"TM_{name}={text!r} is not a {kind.__name__}") from None
+        if value <= 0:
+            raise ValueError(f"TM_{name} must be positive, not {text}")
+        chosen[name] = value
+    return chosen
 
 
 @dataclass
