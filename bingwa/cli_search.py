@@ -27,7 +27,7 @@ from bingwa.cli_spelling import old_spelling_note, pick_variant, variant_choice
 @click.option("--depth", type=click.IntRange(1, 64), default=None,
               help="One depth for every variant (default: the bench's own).")
 # the bench's BENCH_HASH_MB, written out so that the engine is not imported
-# to print a help page (tests/test_cli_core.py checks that they agree)
+# to print a help page (tests/cli/test_cli_core.py checks that they agree)
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 4096), default=16,
               show_default=True, help="Table size in MiB.")
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",

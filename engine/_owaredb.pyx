@@ -13,7 +13,7 @@ out by bingwa's Oware rules without the "more than 24" end.
 
 The rules here are those of oware.py for South to move, written again on
 a bare board (12 bytes, no scores): they must agree with the kernel, and
-tests/test_tablebase.py checks them against it.
+tests/engine/test_tablebase.py checks them against it.
 """
 
 from libc.stdint cimport uint16_t, uint64_t
