@@ -14,6 +14,10 @@ out by bingwa's Oware rules without the "more than 24" end.
 The rules here are those of oware.py for South to move, written again on
 a bare board (12 bytes, no scores): they must agree with the kernel, and
 tests/engine/test_tablebase.py checks them against it.
+
+(Past 600 lines: the probe, the sweeps, the finish and the ranks all read
+the board kernels above (ranking, sowing) as inline C; in another module
+they would be calls.)
 """
 
 from libc.stdint cimport uint16_t, uint64_t

@@ -1,5 +1,9 @@
 """Ratings and match statistics from game results.
 
+(Past 600 lines: the match statistics, the rating fit and its bootstrap
+read the same GameScore values and intervals; apart, each would carry a
+copy of them.)
+
 Ratings are Bradley-Terry (logistic) Elo fitted by maximum likelihood over
 every game, with one extra parameter for the first player's advantage: in a
 game between South ``s`` and North ``n`` South's expected score is
