@@ -11,7 +11,8 @@ engine choose a move in each at ``--movetime`` ms, and asks the Kalah
 solver (engine/solvers.py, databases of 0..``--db-seeds`` seeds) whether
 the move keeps the position's value. Prints the share of moves that do,
 with its 95 % interval (Wilson), by the seeds in the pits, and each move
-that loses value with how much. A figure, not a test (docs/strength.md);
+that loses value with how much. ``--endgames MB``: the engine probes the
+solver's databases (the ``Kalah Endgames`` option) as it plays. A figure, not a test (docs/strength.md);
 Ctrl-C prints what it has.
 """
 
@@ -26,7 +27,7 @@ from collections import defaultdict
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
 from bingwa.engine.searcher import Searcher
-from bingwa.engine.solvers import KalahSolver
+from bingwa.engine.solvers import KalahSolver, default_db_seeds
 from bingwa.tournament.stats import wilson_interval
 
 BIN = 8  # seeds in the pits a row of the table covers
@@ -87,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-in-pits", type=positive, default=40)
     parser.add_argument("--db-seeds", type=int, default=16)
     parser.add_argument("--table-mb", type=positive, default=1024)
+    parser.add_argument("--endgames", type=int, default=0,
+                        help="MiB of the solver's databases the engine probes (option Kalah "
+                             "Endgames; 0: none)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if not 0 <= args.db_seeds <= 24:
@@ -100,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     solver = KalahSolver(Position("kalah").variant, args.db_seeds, args.table_mb)
     print(f"databases 0..{args.db_seeds} seeds: {solver.db_seconds:.0f} s", flush=True)
     engine = Searcher()
+    if args.endgames > 0:
+        variant = Position("kalah").variant
+        engine.set_kalah_endgames(KalahSolver(variant, default_db_seeds(
+            6, variant.total_seeds(), args.endgames << 20), table_mb=1))
     kept: dict[int, list[bool]] = defaultdict(list)
     losses: list[str] = []
     try:
@@ -126,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         low, high = wilson_interval(share, len(every))
         print(f"kept the value: {sum(every)} of {len(every)} = {share:.1%} "
               f"(95 % {low:.1%}..{high:.1%}), movetime {args.movetime} ms, "
+              f"endgames {args.endgames} MiB, "
               f"{time.monotonic() - start:.0f} s")
     return 0
 
