@@ -9,11 +9,12 @@ in ``--every`` plies of a game, none with more than ``--max-in-pits``
 seeds in the pits: the solver's time grows fast with them), lets the
 engine choose a move in each at ``--movetime`` ms, and asks the Kalah
 solver (engine/solvers.py, databases of 0..``--db-seeds`` seeds) whether
-the move keeps the position's value. Prints the share of moves that do,
-with its 95 % interval (Wilson), by the seeds in the pits, and each move
-that loses value with how much. ``--endgames MB``: the engine probes the
-solver's databases (the ``Kalah Endgames`` option) as it plays. A figure, not a test (docs/strength.md);
-Ctrl-C prints what it has.
+the move keeps the position's value (its final margin). Prints the share
+of moves that do, with its 95 % interval (Wilson) and by the seeds in the
+pits, how many keep at least the result (win, draw or loss), and each
+move that loses value with how much. ``--endgames MB``: the engine probes
+the solver's databases (the ``Kalah Endgames`` option) as it plays. A
+figure, not a test (docs/solving.md); Ctrl-C prints what it has.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.set_kalah_endgames(KalahSolver(variant, default_db_seeds(
             6, variant.total_seeds(), args.endgames << 20), table_mb=1))
     kept: dict[int, list[bool]] = defaultdict(list)
+    results_lost = 0  # moves that turn a win into a draw or loss, or a draw into a loss
     losses: list[str] = []
     try:
         for pos in positions:
@@ -118,8 +120,9 @@ def main(argv: list[str] | None = None) -> int:
             keeps = solver.keeps(pos, best, value)
             kept[in_pits(pos) // BIN * BIN].append(keeps)
             if not keeps:
-                losses.append(f"{pos.text()}: {best} ({value:+d} -> "
-                              f"{value_after(solver, pos, best):+d})")
+                after = value_after(solver, pos, best)
+                results_lost += (after > 0) - (after < 0) != (value > 0) - (value < 0)
+                losses.append(f"{pos.text()}: {best} ({value:+d} -> {after:+d})")
     except KeyboardInterrupt:
         print("kalah_accuracy: interrupted; what it has:", file=sys.stderr)
     for line in losses:
@@ -132,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     if every:
         share = sum(every) / len(every)
         low, high = wilson_interval(share, len(every))
+        print(f"kept the result (win, draw or loss): {len(every) - results_lost} of {len(every)}")
         print(f"kept the value: {sum(every)} of {len(every)} = {share:.1%} "
               f"(95 % {low:.1%}..{high:.1%}), movetime {args.movetime} ms, "
               f"endgames {args.endgames} MiB, "
