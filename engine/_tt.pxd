@@ -18,7 +18,16 @@ is from an older search) and ``recent`` takes everything else. Entry:
   122-127 age        the search generation (6 bits)
 
 The table holds floor(MB * 2^20 / 32) rounded down to a power of two
-buckets: it never grows past the size asked for.
+buckets: it never grows past the size asked for. Of those, a window of
+``mask + 1`` buckets is in use: 16 MiB (or the whole table when smaller)
+after a resize or a clear, doubled up to the whole table whenever one
+search has written over its own entries with other positions
+GROW_TURNOVER times as often as the window has entries (so a large
+``Hash`` costs nothing while searches are short: every probe is a cache
+miss, and entries spread over 256 MiB miss the caches and the TLB far
+more often than 16 MiB; docs/search.md, "Hash"). A doubling keeps the
+entries whose key has a 0 at the new bit where they were; the others are
+lost (each probe compares the whole key, so nothing is misread).
 
 A proven score found after a quiet move is stored under the position's key
 mixed with ``stretch_key`` of the positions on the path since the last
@@ -59,16 +68,21 @@ ctypedef struct TTBucket:
 
 ctypedef struct Table:
     TTBucket* buckets   # NULL until table_resize
-    uint64_t mask       # n_buckets - 1
-    size_t n_buckets
+    uint64_t mask       # buckets in the window - 1
+    size_t n_buckets    # buckets allocated
     uint8_t age         # the current search generation, 0..63
+    size_t evicted      # entries of the current search it wrote over with other positions
+    size_t grow_at      # ``evicted`` that doubles the window (0: it is the whole table)
+    size_t first_window  # buckets in the window after a resize or a clear
 
 # _tt.pyx: outside the search's loops
-cdef int table_resize(Table* t, int hash_mb) except -1
+cdef int table_resize(Table* t, int hash_mb, int window_mb=*) except -1
 cdef void table_free(Table* t) noexcept nogil
 cdef void table_clear(Table* t) noexcept nogil
 cdef int table_hashfull(const Table* t) noexcept nogil
 cdef size_t table_entries(const Table* t) noexcept nogil
+cdef void table_new_search(Table* t) noexcept nogil
+cdef void table_grow(Table* t) noexcept nogil
 
 
 cdef inline void table_prefetch(const Table* t, uint64_t key) noexcept nogil:
@@ -96,6 +110,10 @@ cdef inline void table_store(Table* t, uint64_t key, int score, int bound, int d
         e = &b.deep
     else:
         e = &b.recent
+    if e.key != key and (e.agebound & 3) and (e.agebound >> 2) == t.age:
+        t.evicted += 1  # this search's own result lost: the window is full
+        if t.evicted == t.grow_at:
+            table_grow(t)
     if move_index < 0 and e.key == key:
         move_index = <int> e.move - 1  # keep the old best move
     e.key = key

@@ -77,21 +77,53 @@ cdef extern from *:
     void bingwa_table_clear(void* p, size_t bytes) noexcept nogil
 
 
-cdef int table_resize(Table* t, int hash_mb) except -1:
-    """Replace the table by a cleared one of at most ``hash_mb`` MiB (>= 1)."""
-    if hash_mb < 1:
-        raise ValueError("the hash table needs at least 1 MB")
-    cdef size_t budget = <size_t> hash_mb * (1 << 20) // sizeof(TTBucket)
+cdef enum:
+    WINDOW_MB = 16  # the window after a resize or a clear, unless asked otherwise
+    GROW_TURNOVER = 16  # the window doubles when one search evicted this many times its entries
+
+
+cdef void _set_window(Table* t, size_t buckets) noexcept nogil:
+    t.mask = buckets - 1
+    t.grow_at = 0 if buckets >= t.n_buckets else <size_t> GROW_TURNOVER * 2 * buckets
+
+
+cdef void table_grow(Table* t) noexcept nogil:
+    """Double the window (it is smaller than the table)."""
+    _set_window(t, 2 * (t.mask + 1))
+
+
+cdef void table_new_search(Table* t) noexcept nogil:
+    """The next search generation: a new age, nothing evicted yet."""
+    t.age = (t.age + 1) & 63
+    t.evicted = 0
+
+
+cdef size_t _buckets(int mb) noexcept nogil:
+    """The most buckets, a power of two, in ``mb`` MiB."""
+    cdef size_t budget = <size_t> mb * (1 << 20) // sizeof(TTBucket)
     cdef size_t n = 1
     while n * 2 <= budget:
         n *= 2
+    return n
+
+
+cdef int table_resize(Table* t, int hash_mb, int window_mb=WINDOW_MB) except -1:
+    """Replace the table by a cleared one of at most ``hash_mb`` MiB (>= 1),
+    with a window of ``window_mb`` MiB (>= 1) or the whole table."""
+    if hash_mb < 1 or window_mb < 1:
+        raise ValueError("the hash table needs at least 1 MB")
+    cdef size_t n = _buckets(hash_mb)
     cdef TTBucket* buckets = <TTBucket*> bingwa_table_alloc(n * sizeof(TTBucket))
     if buckets == NULL:
         raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
     table_free(t)
     t.buckets = buckets
     t.n_buckets = n
-    t.mask = n - 1
+    t.first_window = _buckets(window_mb)
+    if t.first_window > n:
+        t.first_window = n
+    t.evicted = 0
+    _set_window(t, t.first_window)
     return 0
 
 
@@ -100,17 +132,23 @@ cdef void table_free(Table* t) noexcept nogil:
     t.buckets = NULL
     t.n_buckets = 0
     t.mask = 0
+    t.grow_at = 0
 
 
 cdef void table_clear(Table* t) noexcept nogil:
-    """Forget every entry; the generation starts again at 0."""
+    """Forget every entry; the generation starts again at 0, the window
+    at its first size."""
     bingwa_table_clear(t.buckets, t.n_buckets * sizeof(TTBucket))
     t.age = 0
+    t.evicted = 0
+    _set_window(t, t.first_window)
 
 
 cdef int table_hashfull(const Table* t) noexcept nogil:
-    """Per mille of the first 1000 entries used by the current search."""
-    cdef size_t i, buckets = t.n_buckets if t.n_buckets < 500 else 500
+    """Per mille of the table used by the current search: of the first
+    1000 entries, scaled by the share of the table in the window."""
+    cdef size_t i, window = t.mask + 1
+    cdef size_t buckets = window if window < 500 else 500
     cdef int used = 0
     cdef uint8_t deep, recent
     for i in range(buckets):
@@ -118,7 +156,7 @@ cdef int table_hashfull(const Table* t) noexcept nogil:
         recent = t.buckets[i].recent.agebound
         used += (deep & 3) != 0 and (deep >> 2) == t.age
         used += (recent & 3) != 0 and (recent >> 2) == t.age
-    return used * 1000 // (2 * buckets)
+    return <int> (<size_t> used * 1000 * window // (2 * buckets * t.n_buckets))
 
 
 cdef size_t table_entries(const Table* t) noexcept nogil:

@@ -83,6 +83,7 @@ from bingwa.engine._tt cimport (
     table_entries,
     table_free,
     table_hashfull,
+    table_new_search,
     table_prefetch,
     table_probe,
     table_resize,
@@ -291,14 +292,27 @@ cdef class Engine:
         table_free(&self.tt)
 
     # -- the table ------------------------------------------------------
-    def resize(self, int hash_mb):
-        """Allocate a cleared table of at most ``hash_mb`` MiB (>= 1)."""
-        table_resize(&self.tt, hash_mb)
+    def resize(self, int hash_mb, int window_mb=16):
+        """Allocate a cleared table of at most ``hash_mb`` MiB (>= 1), of
+        which the first ``window_mb`` MiB are in use until searches fill
+        them (docs/search.md, "Hash")."""
+        table_resize(&self.tt, hash_mb, window_mb)
 
     @property
     def table_bytes(self):
         """Bytes the transposition table occupies."""
         return self.tt.n_buckets * sizeof(TTBucket)
+
+    @property
+    def window_bytes(self):
+        """Bytes of the table in use: 16 MiB (or all of it) after a resize
+        or a clear, doubled as searches fill it (docs/search.md, "Hash")."""
+        return (self.tt.mask + 1) * sizeof(TTBucket) if self.tt.buckets != NULL else 0
+
+    @property
+    def evicted(self):
+        """Entries of the last search it wrote over with other positions."""
+        return self.tt.evicted
 
     @property
     def entry_bytes(self):
@@ -314,7 +328,8 @@ cdef class Engine:
             self.killers[i][1] = -1
 
     def hashfull(self):
-        """Per mille of the first 1000 entries used by the current search."""
+        """Per mille of the table used by the current search (a sample of
+        the first 1000 entries, scaled by the share in use)."""
         return table_hashfull(&self.tt)
 
     def table_entries(self):
@@ -401,7 +416,7 @@ cdef class Engine:
             k += 1
         self.n_roots = k
         self.root_side = self.ops.side_to_move(self.root_state)
-        self.tt.age = (self.tt.age + 1) & 63
+        table_new_search(&self.tt)
         self.nodes = 0
         self.tbhits = 0
         self.qnodes = 0

@@ -251,6 +251,51 @@ def test_table_never_grows_past_its_size(mb):
     assert engine.table_entries() == 0
 
 
+def test_a_large_table_is_used_through_a_sixteen_mib_window():
+    searcher = Searcher(64)
+    engine = searcher.engine
+    assert engine.table_bytes == 64 << 20
+    assert engine.window_bytes == 16 << 20
+    searcher.search(Position("oware"), Limits(nodes=200_000))
+    # a short search writes inside the window only, and hashfull counts the whole table
+    assert 0 < engine.table_entries() <= engine.window_bytes // engine.entry_bytes
+    assert 0 < engine.hashfull() <= 250
+
+
+@pytest.mark.parametrize("mb", [1, 16])
+def test_a_small_table_is_its_own_window(mb):
+    engine = Searcher(mb).engine
+    assert engine.window_bytes == engine.table_bytes
+
+
+def test_the_window_doubles_when_a_search_overwrites_itself_and_a_new_game_resets_it():
+    searcher = Searcher(8)
+    engine = searcher.engine
+    engine.resize(8, 1)
+    assert engine.window_bytes == 1 << 20
+    searcher.search(Position("oware"), Limits(nodes=60_000))
+    assert engine.window_bytes == 1 << 20  # nothing evicted yet: no growth
+    # 6 M nodes evict about 1.3 M of its own entries: 16 times the window's 65,536 is 1 M
+    searcher.search(Position("oware"), Limits(nodes=6_000_000))
+    assert engine.evicted > 16 * (1 << 20) // engine.entry_bytes
+    assert (1 << 20) < engine.window_bytes <= engine.table_bytes
+    assert engine.table_entries() > (1 << 20) // engine.entry_bytes  # beyond the first window
+    searcher.new_game()
+    assert engine.window_bytes == 1 << 20 and engine.table_entries() == 0
+
+
+def test_a_growing_window_keeps_node_counts_deterministic():
+    def run():
+        searcher = Searcher(8)
+        searcher.engine.resize(8, 1)
+        result = searcher.search(Position("oware"), Limits(nodes=6_000_000))
+        return searcher.nodes, result.best, searcher.engine.window_bytes
+
+    first = run()
+    assert first[2] > 1 << 20
+    assert run() == first
+
+
 def test_entry_is_sixteen_bytes():
     assert search.Engine(1).entry_bytes == 16
 
