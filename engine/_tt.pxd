@@ -75,6 +75,10 @@ ctypedef struct Table:
     size_t grow_at      # ``evicted`` that doubles the window (0: it is the whole table)
     size_t first_window  # buckets in the window after a resize or a clear
 
+cdef enum:
+    WINDOW_MB = 16  # the window after a resize or a clear, unless asked otherwise
+    GROW_TURNOVER = 16  # the window doubles when one search evicted this many times its entries
+
 # _tt.pyx: outside the search's loops
 cdef int table_resize(Table* t, int hash_mb, int window_mb=*) except -1
 cdef void table_free(Table* t) noexcept nogil

@@ -77,11 +77,6 @@ cdef extern from *:
     void bingwa_table_clear(void* p, size_t bytes) noexcept nogil
 
 
-cdef enum:
-    WINDOW_MB = 16  # the window after a resize or a clear, unless asked otherwise
-    GROW_TURNOVER = 16  # the window doubles when one search evicted this many times its entries
-
-
 cdef void _set_window(Table* t, size_t buckets) noexcept nogil:
     t.mask = buckets - 1
     t.grow_at = 0 if buckets >= t.n_buckets else <size_t> GROW_TURNOVER * 2 * buckets

@@ -71,6 +71,7 @@ from bingwa.engine._score cimport (
     to_table,
 )
 from bingwa.engine._tt cimport (
+    WINDOW_MB,
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_NONE,
@@ -292,7 +293,7 @@ cdef class Engine:
         table_free(&self.tt)
 
     # -- the table ------------------------------------------------------
-    def resize(self, int hash_mb, int window_mb=16):
+    def resize(self, int hash_mb, int window_mb=WINDOW_MB):
         """Allocate a cleared table of at most ``hash_mb`` MiB (>= 1), of
         which the first ``window_mb`` MiB are in use until searches fill
         them (docs/search.md, "Hash")."""
