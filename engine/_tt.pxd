@@ -9,7 +9,8 @@ result (replaced by one at least as deep, by the same position, or when it
 is from an older search) and ``recent`` takes everything else. Entry:
 
   bits    field
-  0-63    key        the full 64-bit position key (a probe compares all of it)
+  0-63    check      the full 64-bit position key XOR bits 64-127 (a probe
+                     compares all of it)
   64-95   score      int32, proven distances counted from this node
   96-111  move       index + 1 of the best move in the kernel's generation
                      order (0: none); checked against the move count
@@ -29,6 +30,13 @@ more often than 16 MiB; docs/search.md, "Hash"). A doubling keeps the
 entries whose key has a 0 at the new bit where they were; the others are
 lost (each probe compares the whole key, so nothing is misread).
 
+Threads share one table without locks (search.pyx, Lazy SMP), as Hyatt's
+lockless hashing does: an entry is two 8-byte words, the second (score,
+move, depth, bound, age) is also XORed into the first, and a probe copies
+both and checks that they still agree with the key. An entry torn by two
+threads writing it at once fails that check and reads as a miss, so a
+probe never returns a score stored for another position.
+
 A proven score found after a quiet move is stored under the position's key
 mixed with ``stretch_key`` of the positions on the path since the last
 capture (search.pyx, Step 3.7: the graph-history interaction).
@@ -46,8 +54,16 @@ cdef extern from *:
     #else
     #define bingwa_prefetch(p) ((void) (p))
     #endif
+    #include <string.h>
+    /* the second word of an entry (score, move, depth, agebound) as one load */
+    static inline uint64_t bingwa_tt_data(const void* entry) {
+        uint64_t d;
+        memcpy(&d, (const char*) entry + 8, 8);
+        return d;
+    }
     """
     void bingwa_prefetch(const void* p) noexcept nogil
+    uint64_t bingwa_tt_data(const void* entry) noexcept nogil
 
 cdef enum:
     BOUND_NONE = 0
@@ -56,7 +72,7 @@ cdef enum:
     BOUND_EXACT = 3
 
 ctypedef struct TTEntry:
-    uint64_t key
+    uint64_t key        # the position's key XOR the second word (bingwa_tt_data)
     int32_t score
     uint16_t move
     uint8_t depth
@@ -71,8 +87,7 @@ ctypedef struct Table:
     uint64_t mask       # buckets in the window - 1
     size_t n_buckets    # buckets allocated
     uint8_t age         # the current search generation, 0..63
-    size_t evicted      # entries of the current search it wrote over with other positions
-    size_t grow_at      # ``evicted`` that doubles the window (0: it is the whole table)
+    size_t grow_at      # evictions of one search that double the window (0: it is the whole table)
     size_t first_window  # buckets in the window after a resize or a clear
 
 cdef enum:
@@ -94,37 +109,52 @@ cdef inline void table_prefetch(const Table* t, uint64_t key) noexcept nogil:
     bingwa_prefetch(&t.buckets[key & t.mask])
 
 
-cdef inline TTEntry* table_probe(Table* t, uint64_t key) noexcept nogil:
-    """The entry of ``key`` (NULL: none)."""
+cdef inline bint entry_holds(const TTEntry* e, uint64_t key) noexcept nogil:
+    """Whether ``e`` is in use and was stored whole for ``key``."""
+    return (e.agebound & 3) != 0 and (e.key ^ bingwa_tt_data(e)) == key
+
+
+cdef inline TTEntry* table_probe(Table* t, uint64_t key, TTEntry* out) noexcept nogil:
+    """``key``'s entry copied into ``out`` (returned), or NULL: none. The
+    copy is checked, not the table, which another thread may be writing."""
     cdef TTBucket* b = &t.buckets[key & t.mask]
-    if b.deep.key == key and b.deep.agebound & 3:
-        return &b.deep
-    if b.recent.key == key and b.recent.agebound & 3:
-        return &b.recent
+    out[0] = b.deep
+    if entry_holds(out, key):
+        return out
+    out[0] = b.recent
+    if entry_holds(out, key):
+        return out
     return NULL
 
 
-cdef inline void table_store(Table* t, uint64_t key, int score, int bound, int depth,
-                             int move_index) noexcept nogil:
-    """Keep a result; ``move_index`` < 0 keeps the entry's best move."""
+cdef inline void table_store(Table* t, size_t* evicted, uint64_t key, int score, int bound,
+                             int depth, int move_index) noexcept nogil:
+    """Keep a result; ``move_index`` < 0 keeps the entry's best move.
+    ``evicted`` counts this search's own results written over: each
+    thread keeps its own count (a shared one would be a cache line every
+    store fights for)."""
     cdef TTBucket* b = &t.buckets[key & t.mask]
     cdef TTEntry* e
-    if (b.deep.key == key or (b.deep.agebound & 3) == 0 or depth >= b.deep.depth
+    cdef TTEntry new
+    cdef bint same
+    if (entry_holds(&b.deep, key) or (b.deep.agebound & 3) == 0 or depth >= b.deep.depth
             or (b.deep.agebound >> 2) != t.age):
         e = &b.deep
     else:
         e = &b.recent
-    if e.key != key and (e.agebound & 3) and (e.agebound >> 2) == t.age:
-        t.evicted += 1  # this search's own result lost: the window is full
-        if t.evicted == t.grow_at:
+    same = entry_holds(e, key)
+    if not same and (e.agebound & 3) and (e.agebound >> 2) == t.age:
+        evicted[0] += 1  # this search's own result lost: the window is full
+        if evicted[0] == t.grow_at:
             table_grow(t)
-    if move_index < 0 and e.key == key:
+    if move_index < 0 and same:
         move_index = <int> e.move - 1  # keep the old best move
-    e.key = key
-    e.score = score
-    e.move = <uint16_t> (move_index + 1)
-    e.depth = <uint8_t> depth
-    e.agebound = <uint8_t> ((t.age << 2) | bound)
+    new.score = score
+    new.move = <uint16_t> (move_index + 1)
+    new.depth = <uint8_t> depth
+    new.agebound = <uint8_t> ((t.age << 2) | bound)
+    new.key = key ^ bingwa_tt_data(&new)
+    e[0] = new
 
 
 cdef inline uint64_t stretch_key(uint64_t stretch) noexcept nogil:

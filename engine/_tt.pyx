@@ -83,14 +83,17 @@ cdef void _set_window(Table* t, size_t buckets) noexcept nogil:
 
 
 cdef void table_grow(Table* t) noexcept nogil:
-    """Double the window (it is smaller than the table)."""
-    _set_window(t, 2 * (t.mask + 1))
+    """Double the window (it is smaller than the table). Threads may call
+    this at once (search.pyx, Lazy SMP): the window never passes the table."""
+    cdef size_t buckets = 2 * (t.mask + 1)
+    if buckets > t.n_buckets:
+        buckets = t.n_buckets
+    _set_window(t, buckets)
 
 
 cdef void table_new_search(Table* t) noexcept nogil:
-    """The next search generation: a new age, nothing evicted yet."""
+    """The next search generation: a new age."""
     t.age = (t.age + 1) & 63
-    t.evicted = 0
 
 
 cdef size_t _buckets(int mb) noexcept nogil:
@@ -117,7 +120,6 @@ cdef int table_resize(Table* t, int hash_mb, int window_mb=WINDOW_MB) except -1:
     t.first_window = _buckets(window_mb)
     if t.first_window > n:
         t.first_window = n
-    t.evicted = 0
     _set_window(t, t.first_window)
     return 0
 
@@ -135,7 +137,6 @@ cdef void table_clear(Table* t) noexcept nogil:
     at its first size."""
     bingwa_table_clear(t.buckets, t.n_buckets * sizeof(TTBucket))
     t.age = 0
-    t.evicted = 0
     _set_window(t, t.first_window)
 
 

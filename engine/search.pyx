@@ -176,7 +176,10 @@ cdef class Engine:
     cdef Ops ops
     cdef int size
     cdef int check_repetition
-    cdef Table tt                     # the transposition table (_tt.pxd)
+    cdef Table tt                     # the transposition table (_tt.pxd) ...
+    cdef Table* table                 # ... in use: &tt, or a shared one's (share_table)
+    cdef object table_owner           # the Engine whose table this one uses (None: its own)
+    cdef size_t evicted_count         # this search's own entries it wrote over (table_store)
     # per-ply stacks
     cdef unsigned char* root_state
     cdef unsigned char* children      # (MAX_PLY + 1) * MAX_MOVES * size
@@ -273,6 +276,8 @@ cdef class Engine:
         self.tb_probe = NULL
         self.tb_data = NULL
         self.tablebase = None
+        self.table = &self.tt
+        self.table_owner = None
         self.resize(hash_mb)
         self.clear()
 
@@ -297,31 +302,35 @@ cdef class Engine:
         """Allocate a cleared table of at most ``hash_mb`` MiB (>= 1), of
         which the first ``window_mb`` MiB are in use until searches fill
         them (docs/search.md, "Hash")."""
+        if self.table_owner is not None:
+            raise ValueError("this engine searches another's table (share_table)")
         table_resize(&self.tt, hash_mb, window_mb)
 
     @property
     def table_bytes(self):
         """Bytes the transposition table occupies."""
-        return self.tt.n_buckets * sizeof(TTBucket)
+        return self.table.n_buckets * sizeof(TTBucket)
 
     @property
     def window_bytes(self):
         """Bytes of the table in use: 16 MiB (or all of it) after a resize
         or a clear, doubled as searches fill it (docs/search.md, "Hash")."""
-        return (self.tt.mask + 1) * sizeof(TTBucket) if self.tt.buckets != NULL else 0
+        return (self.table.mask + 1) * sizeof(TTBucket) if self.table.buckets != NULL else 0
 
     @property
     def evicted(self):
         """Entries of the last search it wrote over with other positions."""
-        return self.tt.evicted
+        return self.evicted_count
 
     @property
     def entry_bytes(self):
         return sizeof(TTEntry)
 
     def clear(self):
-        """Forget everything (a new game): table, killers, history."""
-        table_clear(&self.tt)
+        """Forget everything (a new game): table (unless it is another
+        engine's: its owner clears it), killers, history."""
+        if self.table_owner is None:
+            table_clear(&self.tt)
         memset(self.killers, 0, sizeof(self.killers))
         memset(self.history, 0, sizeof(self.history))
         for i in range(MAX_PLY + 1):
@@ -331,11 +340,21 @@ cdef class Engine:
     def hashfull(self):
         """Per mille of the table used by the current search (a sample of
         the first 1000 entries, scaled by the share in use)."""
-        return table_hashfull(&self.tt)
+        return table_hashfull(self.table)
 
     def table_entries(self):
         """Entries in use (a full scan: for tests and statistics)."""
-        return table_entries(&self.tt)
+        return table_entries(self.table)
+
+    def share_table(self, Engine owner):
+        """Search ``owner``'s table from now on (Lazy SMP: a helper thread's
+        engine, searcher.py); its own is freed. The owner stays alive as
+        long as this engine, and alone resizes, clears and ages it."""
+        if owner is self or owner.table_owner is not None:
+            raise ValueError("share the table of an engine that owns its own")
+        table_free(&self.tt)
+        self.table_owner = owner
+        self.table = &owner.tt
 
     # -- limits -----------------------------------------------------------
     def stop(self):
@@ -417,8 +436,10 @@ cdef class Engine:
             k += 1
         self.n_roots = k
         self.root_side = self.ops.side_to_move(self.root_state)
-        table_new_search(&self.tt)
+        if self.table_owner is None:  # a helper searches in its owner's generation
+            table_new_search(&self.tt)
         self.nodes = 0
+        self.evicted_count = 0
         self.tbhits = 0
         self.qnodes = 0
         self.ext_nodes = 0
@@ -729,6 +750,7 @@ cdef class Engine:
         cdef unsigned char* ready = self.ready + ply * MAX_MOVES
         cdef int keyed, lazy, born, fresh
         cdef TTEntry* entry
+        cdef TTEntry found            # the probed entry, copied (_tt.pxd: threads)
         cdef unsigned char* child
         cdef int* line
         cdef int* sub
@@ -750,7 +772,7 @@ cdef class Engine:
         # Step 3.2. The end of the game, by the rules or by repetition (the
         # table's bucket is fetched from memory meanwhile)
         if depth >= self.table_depth:
-            table_prefetch(&self.tt, key)
+            table_prefetch(self.table, key)
         # born: the kernel wrote every child while generating (gen_children)
         born = self.ops.gen_children != NULL
         if born:
@@ -786,7 +808,7 @@ cdef class Engine:
 
         # Step 3.4. Transposition table lookup
         tt_index = -1
-        entry = table_probe(&self.tt, key) if depth >= self.table_depth else NULL
+        entry = table_probe(self.table, key, &found) if depth >= self.table_depth else NULL
         if entry != NULL:
             tt_index = <int> entry.move - 1
             if tt_index >= n:
@@ -803,7 +825,7 @@ cdef class Engine:
         # after a quiet move, a proven score is kept under the key of the
         # position and the positions on the path since the capture
         if not fresh and not pv and depth >= self.table_depth:
-            entry = table_probe(&self.tt, key ^ stretch_key(self.stretch[ply]))
+            entry = table_probe(self.table, key ^ stretch_key(self.stretch[ply]), &found)
             if entry != NULL and entry.depth >= depth:
                 value = from_table(entry.score, ply)
                 bound = entry.agebound & 3
@@ -860,7 +882,7 @@ cdef class Engine:
                                 self.ops.make_move(s, code, child)
                             if keyed:
                                 keys[i] = self.ops.key(child)
-                                table_prefetch(&self.tt, keys[i])
+                                table_prefetch(self.table, keys[i])
                             gain = (self.ops.captured(child) - base) * sign
                         h = gain * ORDER_GAIN + self.history[side][code & (HISTORY_SIZE - 1)]
                         if ready[i] and self.ops.side_to_move(child) == side:
@@ -961,11 +983,12 @@ cdef class Engine:
         bound = BOUND_UPPER if best <= alpha0 else (BOUND_LOWER if best >= beta else BOUND_EXACT)
         if depth >= self.table_depth:
             if -PROVEN_MIN < best < PROVEN_MIN or fresh:
-                table_store(&self.tt, key, to_table(best, ply), bound, depth,
-                            best_index if bound != BOUND_UPPER else -1)
+                table_store(self.table, &self.evicted_count, key, to_table(best, ply), bound,
+                            depth, best_index if bound != BOUND_UPPER else -1)
             else:
-                table_store(&self.tt, key ^ stretch_key(self.stretch[ply]), to_table(best, ply),
-                            bound, depth, best_index if bound != BOUND_UPPER else -1)
+                table_store(self.table, &self.evicted_count, key ^ stretch_key(self.stretch[ply]),
+                            to_table(best, ply), bound, depth,
+                            best_index if bound != BOUND_UPPER else -1)
         return best
 
     cdef void age_history(self) noexcept nogil:
@@ -1204,6 +1227,7 @@ cdef class Engine:
         cdef int scores[2]
         cdef int n, k, i, value, best, tt_index, holds
         cdef TTEntry* entry
+        cdef TTEntry found
         self.proof_nodes += 1
         if self.proof_nodes >= self.proof_limit:
             self.proof_aborted = 1
@@ -1225,7 +1249,7 @@ cdef class Engine:
         holds = self.ops.side_to_move(s) == holder
         # the main search's best move first (read only)
         tt_index = -1
-        entry = table_probe(&self.tt, key)
+        entry = table_probe(self.table, key, &found)
         if entry != NULL and 0 < entry.move <= n:
             tt_index = <int> entry.move - 1
         self.path[ply] = key
