@@ -3,6 +3,9 @@
 Options:
 
 - ``Hash``: transposition table size in MiB; ``Clear Hash`` empties it.
+- ``Threads``: search threads sharing the table (Lazy SMP), 1 up to the
+  machine's cores; 1 is deterministic. A node limit (``go nodes``, a
+  ``Skill Level`` below 20) searches on one thread whatever it says.
 - ``MultiPV``: how many best moves to report, each with its score and line
   (every root move when set to the number of legal moves: hints in a GUI).
 - ``Skill Level``: 0..20. Below 20 it caps depth and nodes a move (casual
@@ -18,6 +21,7 @@ Options:
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,14 @@ MAX_SKILL = 20
 # Skill level -> (depth cap, node cap) below MAX_SKILL: level 0 looks one
 # ply ahead within 100 nodes, level 19 ten plies within 52 M nodes.
 SKILL_CAPS = [(1 + level // 2, 100 * 2**level) for level in range(MAX_SKILL)]
+
+
+def cores() -> int:
+    """The cores this process may run on (the ``Threads`` maximum)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def skill_caps(level: int) -> tuple[int | None, int | None]:
@@ -50,6 +62,8 @@ class AlphaBetaBot(Bot):
         return [
             BotOption("Hash", "spin", DEFAULT_HASH_MB, 1, 4096, help="table size in MiB"),
             BotOption("Clear Hash", "button", help="empty the transposition table"),
+            BotOption("Threads", "spin", 1, 1, cores(),
+                      help="search threads sharing the table (1: deterministic)"),
             BotOption("MultiPV", "spin", 1, 1, 256, help="best moves reported"),
             BotOption("Skill Level", "spin", MAX_SKILL, 0, MAX_SKILL,
                       help="below 20: depth and node caps for casual play"),
@@ -111,6 +125,8 @@ class AlphaBetaBot(Bot):
         key = name.strip().lower()
         if key == "hash":
             self.searcher.resize(self.option("Hash"))
+        elif key == "threads":
+            self.searcher.set_threads(self.option("Threads"))
         elif key == "clear hash":
             self.searcher.new_game()
         elif key == "kalah endgames":

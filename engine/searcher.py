@@ -44,6 +44,14 @@ from .timeman import TimeManager
 
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 65536
+MAX_THREADS = 256
+# Lazy SMP (docs/search.md, "Threads"): helper i (1, 2, ...) skips the
+# iterations of depth d where ((d + SKIP_PHASE[k]) // SKIP_SIZE[k]) is odd,
+# k = (i - 1) % 20, so that helpers run ahead of the main thread at
+# staggered depths and fill the shared table with what it will need
+# (Stockfish 9's blocks).
+SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 # The search's knobs (search.pyx Engine) and the engine's defaults:
 # ``ext_pct``, the extension budget (captures and extra turns cost no depth
 # while the line is shorter than this per cent of the depth); ``lmr``,
@@ -147,20 +155,41 @@ def pv_texts(position: Position, codes: list[int]) -> list[str]:
     return texts
 
 
+def _helper_search(engine: Any, index: int, depth_cap: int) -> None:
+    """A helper thread: iterative deepening at staggered depths until the
+    main thread stops it (the compiled search runs without the GIL)."""
+    for depth in range(1, depth_cap + 1):
+        if helper_skips(index, depth):
+            continue
+        if not engine.iterate(depth, 1):
+            return
+
+
+def helper_skips(helper: int, depth: int) -> bool:
+    """Whether helper thread ``helper`` (1, 2, ...) skips the iteration of
+    ``depth``."""
+    k = (helper - 1) % len(SKIP_SIZE)
+    return ((depth + SKIP_PHASE[k]) // SKIP_SIZE[k]) % 2 == 1
+
+
 def variant_seeds(position: Position) -> int:
     """Seeds on the board of a two-row position."""
     return int(sum(position.state[0]))
 
 
 class Searcher:
-    """Alpha-beta search with a transposition table of ``hash_mb`` MiB."""
+    """Alpha-beta search with a transposition table of ``hash_mb`` MiB,
+    on ``threads`` threads sharing it (1: one, deterministic)."""
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, threads: int = 1) -> None:
         self._module = _search_module()
         if not 1 <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be in 1..{MAX_HASH_MB} MB, not {hash_mb}")
         self.engine = self._module.Engine(hash_mb)
         self.hash_mb = hash_mb
+        # Lazy SMP: the helpers' engines search the main one's table
+        self._helpers: list[Any] = []
+        self.set_threads(threads)
         self.lines: list[Line] = []
         self.nodes = 0
         self.proof_nodes = 0  # nodes of the draw proofs (proofs.py), apart from ``nodes``
@@ -170,6 +199,7 @@ class Searcher:
         # knobs set here override the variant's (experiments: benchmarks/knob_engine.py)
         self.knobs: dict[str, int] = {}
         self._kernels: dict[str, Any] = {}
+        self._active: list[Any] = [self.engine]  # the engines of the last search
 
     # -- housekeeping --------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -183,16 +213,37 @@ class Searcher:
     def table_bytes(self) -> int:
         return int(self.engine.table_bytes)
 
+    @property
+    def threads(self) -> int:
+        return 1 + len(self._helpers)
+
+    def set_threads(self, threads: int) -> None:
+        """Search on ``threads`` threads from the next search on: the main
+        one and ``threads - 1`` helpers sharing its table (Lazy SMP)."""
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be in 1..{MAX_THREADS}, not {threads}")
+        while len(self._helpers) > threads - 1:
+            self._helpers.pop()
+        while len(self._helpers) < threads - 1:
+            helper = self._module.Engine(1)
+            helper.share_table(self.engine)
+            helper.set_qsearch(bool(self.engine.qsearch_enabled))
+            self._helpers.append(helper)
+
     def new_game(self) -> None:
         """Forget the last game: table, killers, history."""
         self.engine.clear()
+        for helper in self._helpers:
+            helper.clear()
 
     def stop(self) -> None:
-        """Stop the running search (safe from any thread)."""
+        """Stop the running search (safe from any thread): the main thread
+        stops the helpers when it returns."""
         self.engine.stop()
 
     def set_qsearch(self, enabled: bool) -> None:
-        self.engine.set_qsearch(enabled)
+        for engine in [self.engine, *self._helpers]:
+            engine.set_qsearch(enabled)
 
     def set_tablebase(self, tablebase: Any) -> None:
         """Probe ``tablebase`` (engine/tablebase.py; None: none) in the
@@ -225,20 +276,43 @@ class Searcher:
             kernel = self._kernels[spec] = search_kernel(position.variant)
         return kernel
 
-    def _start(self, position: Position, searchmoves: list[str] | None = None) -> int:
+    def _start(
+        self, position: Position, searchmoves: list[str] | None = None, helpers: bool = False
+    ) -> int:
+        """Set up the main engine (and with ``helpers`` the helpers: the
+        main one first, which starts the table's new search)."""
         chosen = VARIANT_KNOBS.get(position.variant.name, {})
-        for name, default in SEARCH_KNOBS.items():
-            setattr(self.engine, name, self.knobs.get(name, chosen.get(name, default)))
         codes = None
         if searchmoves:
             wanted = set(searchmoves)
             codes = [m.code for m in position.legal_moves() if m.text in wanted] or None
-        self.engine.set_tablebase(self._tablebase_for(position))
-        return int(
-            self.engine.start(
-                self._kernel(position), position.state, position.history_keys(), codes
+        tablebase = self._tablebase_for(position)
+        kernel = self._kernel(position)
+        history = position.history_keys()
+        n_roots = 0
+        for engine in [self.engine, *(self._helpers if helpers else [])]:
+            for name, default in SEARCH_KNOBS.items():
+                setattr(engine, name, self.knobs.get(name, chosen.get(name, default)))
+            engine.set_tablebase(tablebase)
+            n_roots = int(engine.start(kernel, position.state, history, codes))
+        return n_roots
+
+    def _run_helpers(self, depth_cap: int, deadline: float | None) -> list[threading.Thread]:
+        """Start each helper's iterative deepening on its own thread."""
+        threads = []
+        for index, helper in enumerate(self._helpers, start=1):
+            helper.set_limits(None, deadline, None)
+            thread = threading.Thread(
+                target=_helper_search, args=(helper, index, depth_cap),
+                name=f"bingwa-helper-{index}", daemon=True,
             )
-        )
+            thread.start()
+            threads.append(thread)
+        return threads
+
+    def _total(self, name: str) -> int:
+        """A counter (nodes, tbhits) summed over the threads of the search."""
+        return sum(int(getattr(engine, name)) for engine in self._active)
 
     # -- the search ------------------------------------------------------------
     def search(
@@ -265,14 +339,17 @@ class Searcher:
             return SearchResult(None)
         timer = TimeManager(limits, position.turn, start,
                             position.variant.moves_left(position.state))
-        n_roots = self._start(position, limits.searchmoves)
+        node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
+        # a node limit searches on one thread: fixed-node searches stay
+        # deterministic whatever ``threads`` is (docs/search.md, "Threads")
+        parallel = bool(self._helpers) and node_cap is None
+        n_roots = self._start(position, limits.searchmoves, helpers=parallel)
         prover = DrawProver(self.engine, position, [m[0] for m in self.engine.root_moves()],
                             self._module.DEPTH_LIMIT)
         depth_cap = self._module.DEPTH_LIMIT
         for cap in (limits.depth, max_depth):
             if cap:
                 depth_cap = min(depth_cap, max(1, cap))
-        node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
         poll = stop_event.is_set if stop_event is not None else None
         self.engine.set_limits(node_cap, timer.hard_deadline, poll)
         multipv = max(1, min(multipv, n_roots))
@@ -281,33 +358,42 @@ class Searcher:
             timer.budget.soft_ms is not None
         )
 
+        self._active = [self.engine]
+        helpers = self._run_helpers(depth_cap, timer.hard_deadline) if parallel and n_roots > 1 else []
+        self._active += self._helpers if helpers else []
         completed: list[Line] = []
         depth = 0
-        for depth in range(1, depth_cap + 1):
-            if stop_event is not None and stop_event.is_set():
-                break
-            done = self.engine.iterate(depth, multipv)
-            elapsed = time.monotonic() - start
-            if not done:
-                break
-            completed = self._lines(position, depth, multipv, elapsed)
-            prover.prove(completed, depth)
-            if emit is not None:
-                for line in completed:
-                    emit(line.info)
-            best = completed[0]
-            timer.note_iteration(best.move, best.score)
-            plies, _ = self._module.decode_score(best.score)
-            if plies is None:
-                plies = best.info.score_draw
-            if plies is not None and depth >= plies + 2 and not waits_for_stop:
-                break  # proven: deeper iterations cannot change it
-            if timed and (n_roots == 1 or timer.should_stop()):
-                break
+        try:
+            for depth in range(1, depth_cap + 1):
+                if stop_event is not None and stop_event.is_set():
+                    break
+                done = self.engine.iterate(depth, multipv)
+                elapsed = time.monotonic() - start
+                if not done:
+                    break
+                completed = self._lines(position, depth, multipv, elapsed)
+                prover.prove(completed, depth)
+                if emit is not None:
+                    for line in completed:
+                        emit(line.info)
+                best = completed[0]
+                timer.note_iteration(best.move, best.score)
+                plies, _ = self._module.decode_score(best.score)
+                if plies is None:
+                    plies = best.info.score_draw
+                if plies is not None and depth >= plies + 2 and not waits_for_stop:
+                    break  # proven: deeper iterations cannot change it
+                if timed and (n_roots == 1 or timer.should_stop()):
+                    break
+        finally:
+            for helper in self._helpers:
+                helper.stop()
+            for thread in helpers:
+                thread.join()
         elapsed = time.monotonic() - start
-        self.nodes = int(self.engine.nodes)
+        self.nodes = self._total("nodes")
         self.proof_nodes = int(self.engine.proof_nodes)
-        self.tbhits = int(self.engine.tbhits)
+        self.tbhits = self._total("tbhits")
 
         final = self._final_lines(position, completed, depth, multipv, elapsed)
         self.lines = final
@@ -320,9 +406,9 @@ class Searcher:
     def _lines(self, position: Position, depth: int, count: int, elapsed: float) -> list[Line]:
         """The first ``count`` root moves as reports."""
         lines = []
-        nodes = int(self.engine.nodes)
+        nodes = self._total("nodes")
         hashfull = int(self.engine.hashfull())
-        tbhits = int(self.engine.tbhits) if self._tablebase_for(position) is not None else None
+        tbhits = self._total("tbhits") if self._tablebase_for(position) is not None else None
         for index, (_code, score, bound, codes, _searched) in enumerate(
             self.engine.root_moves()[:count]
         ):
@@ -358,18 +444,18 @@ class Searcher:
                 partial = self._lines(position, depth, 1, elapsed)
                 return partial + [c for c in completed if c.move != first][: count - 1]
         if completed:
-            nodes = int(self.engine.nodes)
+            nodes = self.nodes
             for line in completed:
                 line.info.nodes = nodes
                 if line.info.tbhits is not None:
-                    line.info.tbhits = int(self.engine.tbhits)
+                    line.info.tbhits = self.tbhits
                 line.info.time = int(elapsed * 1000)
                 line.info.nps = int(nodes / elapsed) if elapsed > 0 else None
             return completed
         # not even the first iteration finished: the first legal move
         code = roots[0][0]
         text = pv_texts(position, [code])[0]
-        return [Line(text, 0, Info(depth=0, nodes=int(self.engine.nodes), pv=[text]), [text])]
+        return [Line(text, 0, Info(depth=0, nodes=self.nodes, pv=[text]), [text])]
 
     # -- the baseline --------------------------------------------------------------
     def minimax(
@@ -380,6 +466,7 @@ class Searcher:
         if position.is_over():
             return []
         self._start(position)
+        self._active = [self.engine]
         poll = stop_event.is_set if stop_event is not None else None
         self.engine.set_limits(None, None, poll)
         values = self.engine.minimax(depth)
