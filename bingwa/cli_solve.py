@@ -1,5 +1,6 @@
 """``bingwa solve``: exact values. ``build`` makes the Oware endgame
-databases (docs/databases.md), ``query`` reads them; ``kalah`` and
+databases (docs/databases.md), ``query`` reads them, ``verify`` checks
+their proofs; ``kalah`` and
 ``kujifunza`` run the exact solvers of engine/solvers.py (docs/solving.md)."""
 
 from __future__ import annotations
@@ -162,6 +163,66 @@ def query(words: tuple[str, ...], variant: str | None, position_text: str | None
     for v in sorted(values, key=lambda m: -m.value):
         notes = [note for note, on in (("capture", v.capture), ("game over", v.ends)) if on]
         click.echo(f"  {v.move} {v.value:+d}" + (f" ({', '.join(notes)})" if notes else ""))
+
+
+@solve.command()
+@click.option("--position", "-p", "positions", metavar="TEXT", multiple=True,
+              help="Check only what this position's bounds lean on (repeatable).")
+@click.option("--max-seeds", type=click.IntRange(0, 48), default=None,
+              help="Check the counts 0..N (default: every count of the folder).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes.")
+@dir_option
+@variant_option
+def verify(positions: tuple[str, ...], max_seeds: int | None, jobs: int, folder: str | None,
+           options: tuple[str, ...]) -> None:
+    """Check the certificate of a proving build: every bound the databases
+    prove, the exact entries included, move by move with the pure-Python
+    rules and the ranks (docs/databases.md, "The certificate"). Exit 0 when
+    every one holds, 1 when one does not."""
+    from bingwa.engine.oware_certify import Certificate, CertificateError, show
+    from bingwa.engine.tablebase import TablebaseError
+
+    var = oware_variant("oware", options)
+    try:
+        cert = Certificate(database_dir(folder), var.grandslam, max_seeds)
+    except TablebaseError as exc:
+        fail(str(exc))
+    if positions:
+        states = [load_position(var, text).state for text in positions]
+        for text, (pits, _, side) in zip(positions, states):
+            board = tuple(pits[6:] + pits[:6]) if side else tuple(pits)
+            if sum(board) > cert.max_seeds:
+                fail(f"{text}: {sum(board)} seeds on the board, the folder's proofs hold "
+                     f"0..{cert.max_seeds}")
+            try:
+                lo, hi, checked = cert.check_position(board)
+            except CertificateError as exc:
+                click.echo(f"{text}: NOT PROVEN: {exc}")
+                raise SystemExit(1) from None
+            what = f"value {lo:+d}" if lo == hi else f"bounds [{lo:+d}, {hi:+d}]"
+            click.echo(f"{show(board)} (the mover's): {what}, certified "
+                       f"({checked:,} bounds checked)")
+        return
+
+    def done(report) -> None:
+        click.echo(f"{report.seeds:2d} seeds: {report.boards:,} boards, {report.exact:,} exact "
+                   f"and {report.bounded:,} bounded entries certified, "
+                   f"{report.failures} failing ({report.seconds:.1f} s)")
+        for example in report.examples:
+            click.echo(f"    {example}")
+
+    try:
+        reports = cert.check_counts(jobs, done)
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    failing = sum(r.failures for r in reports)
+    if failing:
+        click.echo(f"{failing} bounds of 0..{cert.max_seeds} seeds are NOT proven by the "
+                   "certificate")
+        raise SystemExit(1)
+    click.echo(f"every proven bound of 0..{cert.max_seeds} seeds holds: "
+               f"{sum(r.exact for r in reports):,} exact entries")
 
 
 # -- the exact solvers ---------------------------------------------------
