@@ -52,6 +52,13 @@ reads boards from a file of lines ``seeds board other bingwa`` (another
 solver's value and the databases'; ``#`` comments) and says which of the
 two the judgement bears out. One judge keeps what it proved from board to
 board.
+
+    python benchmarks/databases.py certify --disputed FILE --dir DIR
+
+``certify`` checks, for each board of the file, the part of a proving
+build's certificate its two bounds lean on (engine/oware_certify.py, as
+``bingwa solve verify -p``): the board's certified value (or bounds),
+the bounds checked and the seconds, beside the two claimed values.
 """
 
 from __future__ import annotations
@@ -346,6 +353,32 @@ def judge(boards_: list[tuple[int, ...]], side: int, node_cap: int | None,
         print(row + f" {found.proofs} | {found.nodes:,} | {found.seconds:.1f} |", flush=True)
 
 
+def certify(boards_: list[tuple[int, ...]], folder: Path,
+            claims: list[tuple[int, int]]) -> None:
+    """A row per board: what the certificate of ``folder`` proves of it."""
+    from bingwa.engine.oware_certify import Certificate, CertificateError, show
+
+    cert = Certificate(folder)
+    print("| board (South to move) | seeds | other | bingwa | certified | right | bounds checked "
+          "| seconds |")
+    print("|---|---:|---:|---:|---|---|---:|---:|", flush=True)
+    for board, (other, mine) in zip(boards_, claims):
+        start = time.perf_counter()
+        try:
+            lo, hi, checked = cert.check_position(board)
+        except CertificateError as exc:
+            print(f"| {show(board)} | {sum(board)} | {other:+d} | {mine:+d} | NOT PROVEN: {exc} "
+                  "| - | - | - |", flush=True)
+            continue
+        seconds = time.perf_counter() - start
+        got = f"{lo:+d}" if lo == hi else f"[{lo:+d}, {hi:+d}]"
+        right = ("bingwa" if lo <= mine <= hi else "neither") if lo == hi else "undecided"
+        if lo == hi == other:
+            right = "other"
+        print(f"| {show(board)} | {sum(board)} | {other:+d} | {mine:+d} | {got} | {right} "
+              f"| {checked:,} | {seconds:.1f} |", flush=True)
+
+
 def verdict(found, other: int, mine: int) -> str:
     """Which of two claimed values the judgement (a value or bounds) bears out."""
     fits = [name for name, value in (("other", other), ("bingwa", mine))
@@ -397,7 +430,19 @@ def main() -> None:
                    help="databases whose values order the moves (guesses only)")
     j.add_argument("--first", type=int, default=None,
                    help="the first threshold proven (default: the database's value, else 0)")
+    v = sub.add_parser("certify")
+    v.add_argument("--disputed", type=Path, required=True,
+                   help="a file of lines: seeds board other-value bingwa-value")
+    v.add_argument("--dir", type=Path, required=True, help="a proving build of 0..12 seeds or more")
     args = parser.parse_args()
+    if args.command == "certify":
+        try:
+            disputed = disputed_boards(args.disputed)
+            from bingwa.engine.oware_certify import Certificate
+
+            Certificate(args.dir)
+        except (BadBoard, tablebase.TablebaseError) as exc:
+            parser.exit(2, f"certify: {exc}\n")
     if args.command == "compare" and args.keep is not None and args.sample is not None:
         parser.error("--keep keeps a count solved in full: not with --sample")
     if args.command == "judge":
@@ -424,6 +469,8 @@ def main() -> None:
     try:
         if args.command == "build":
             build(args.dir, args.max_seeds, args.jobs)
+        elif args.command == "certify":
+            certify([b for b, _, _ in disputed], args.dir, [(o, m) for _, o, m in disputed])
         elif args.command == "judge":
             judge(given, "sn".index(args.side), args.node_cap, args.dir, claims, args.first)
         else:

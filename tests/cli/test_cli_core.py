@@ -141,7 +141,7 @@ def test_demo_ranges_are_bounded():
 # 28): one that drops out of the registration fails here, not silently.
 COMMANDS = ("analyse", "bench", "bots", "compliance", "demo", "engine", "export", "perft", "play",
             "ratings", "regress", "replay", "serve", "solve", "sprt", "tournament", "variants")
-SOLVE_COMMANDS = ("build", "kalah", "kujifunza", "query")
+SOLVE_COMMANDS = ("build", "kalah", "kujifunza", "query", "verify")
 
 
 def listed_commands(output: str) -> list[str]:
