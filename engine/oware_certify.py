@@ -193,8 +193,11 @@ class Certificate:
         """Check the conditions of the module's docstring at one board,
         counting in ``report``."""
         n = sum(pits)
-        byte = self.values[n][rank(pits)]
-        lo, hi, rl, rh = self.claim(pits)
+        i = rank(pits)
+        byte = self.values[n][i]
+        bounds, ranks = self.bounds[n], self.ranks[n]
+        claim = (bounds[2 * i] - BIAS, bounds[2 * i + 1] - BIAS, ranks[2 * i], ranks[2 * i + 1])
+        lo, hi = claim[0], claim[1]
         report.boards += 1
         value = (byte & 0x7F) - BIAS
         exact = not byte & CYCLE_FLAG
@@ -205,8 +208,8 @@ class Certificate:
             report.fail(f"{show(pits)}: marked exact ({value:+d}) with bounds [{lo:+d}, {hi:+d}]")
             return
         kids = self.children(pits)
-        wrong = [why for why in (self.lower_fails(pits, kids), self.upper_fails(pits, kids))
-                 if why is not None]
+        wrong = [why for why in (self.lower_fails(pits, kids, claim),
+                                 self.upper_fails(pits, kids, claim)) if why is not None]
         for why in wrong:
             report.fail(f"{show(pits)}: {why}")
         if not wrong:
@@ -216,10 +219,11 @@ class Certificate:
             else:
                 report.bounded += 1
 
-    def lower_fails(self, pits: tuple[int, ...], kids: list) -> str | None:
+    def lower_fails(self, pits: tuple[int, ...], kids: list,
+                    claim: tuple[int, int, int, int] | None = None) -> str | None:
         """Why the lower bound of ``pits`` fails its condition (None: it
-        holds)."""
-        lo, _, rl, _ = self.claim(pits)
+        holds); ``claim``: its ``claim(pits)`` when the caller has it."""
+        lo, _, rl, _ = claim or self.claim(pits)
         if not kids:
             end = row_margin(pits)
             return None if end >= lo else f"no move, the end {end:+d} is below the lower bound {lo:+d}"
@@ -227,14 +231,13 @@ class Certificate:
             return None
         if rl == RANK_NONE:
             return f"the lower bound {lo:+d} has no rank"
-        if self.keeping_child(pits, kids) is None:
+        if self.keeping_child(lo, rl, kids) is None:
             return f"no move keeps the lower bound {lo:+d} (rank {rl})"
         return None
 
-    def keeping_child(self, pits: tuple[int, ...], kids: list) -> Any:
-        """The first move whose condition keeps the (non-trivial) lower
-        bound of ``pits``; None if none does."""
-        lo, _, rl, _ = self.claim(pits)
+    def keeping_child(self, lo: int, rl: int, kids: list) -> Any:
+        """The first of ``kids`` whose condition keeps a (non-trivial) lower
+        bound ``lo`` of rank ``rl``; None if none does."""
         for kid in kids:
             child, gain, capture, _ = kid
             _, c_hi, _, c_rh = self.claim(child)
@@ -247,10 +250,11 @@ class Certificate:
                 return kid
         return None
 
-    def upper_fails(self, pits: tuple[int, ...], kids: list) -> str | None:
+    def upper_fails(self, pits: tuple[int, ...], kids: list,
+                    claim: tuple[int, int, int, int] | None = None) -> str | None:
         """Why the upper bound of ``pits`` fails its condition (None: it
-        holds)."""
-        _, hi, _, rh = self.claim(pits)
+        holds); ``claim``: its ``claim(pits)`` when the caller has it."""
+        _, hi, _, rh = claim or self.claim(pits)
         if not kids:
             end = row_margin(pits)
             return None if end <= hi else f"no move, the end {end:+d} is above the upper bound {hi:+d}"
@@ -284,14 +288,16 @@ class Certificate:
         while todo:
             board, which = todo.pop()
             kids = self.children(board)
-            why = self.lower_fails(board, kids) if which == 0 else self.upper_fails(board, kids)
+            claim = self.claim(board)
+            why = (self.lower_fails(board, kids, claim) if which == 0
+                   else self.upper_fails(board, kids, claim))
             if why is not None:
                 raise CertificateError(f"{show(board)}: {why}")
             if not kids:
                 continue
-            lo, hi, _, _ = self.claim(board)
+            lo, hi, rl, _ = claim
             if which == 0 and lo > -sum(board):
-                kept = self.keeping_child(board, kids)
+                kept = self.keeping_child(lo, rl, kids)
                 used = [] if kept is None else [kept]
             elif which == 1 and hi < sum(board):
                 used = kids
@@ -308,8 +314,7 @@ class Certificate:
         return lo, hi, len(seen)
 
     # -- whole counts ---------------------------------------------------------------------
-    def check_count(self, seeds: int, share: tuple[int, int] = (0, 1),
-                    stop: Callable[[], bool] | None = None) -> CountReport:
+    def check_count(self, seeds: int, share: tuple[int, int] = (0, 1)) -> CountReport:
         """Check every board of ``seeds`` seeds (with ``share`` (k, m), the
         boards whose place in ``boards`` is k modulo m)."""
         start = time.perf_counter()
@@ -318,8 +323,6 @@ class Certificate:
         for index, pits in enumerate(boards(seeds)):
             if index % m == k:
                 self.check_board(pits, report)
-                if stop is not None and index % 65536 == k and stop():
-                    break
         report.seconds = time.perf_counter() - start
         return report
 
