@@ -81,7 +81,7 @@ def build(folder: Path, max_seeds: int, jobs: int) -> None:
 
     def progress(seeds: int, sweep: int | None, changed: int | None) -> None:
         if sweep is not None:
-            sweeps[seeds] = sweep
+            sweeps[seeds] = max(sweep, sweeps.get(seeds, 0))  # 0: the exhaustive search
             return
         now = time.monotonic()
         count = tablebase.positions(seeds)

@@ -52,10 +52,16 @@ dir_option = click.option(
                    "keep their proven bounds (about 3 times slower than --no-prove, whose "
                    "values the search takes as estimates only; 3 bytes a board on disk). "
                    "Default: as the folder was built; a new folder proves.")
+@click.option("--exact-seeds", type=click.IntRange(-1, 8), default=None, metavar="N",
+              help="Solve every board of 0..N seeds over every line, repetitions included, "
+                   "so that each of their entries is exact (a proving build; -1: none; 8 "
+                   "takes about half an hour with -j 2). Default: as the folder was built; "
+                   "a new folder 7.")
 @dir_option
 @variant_option
 def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, jobs: int,
-          prove: bool | None, folder: str | None, options: tuple[str, ...]) -> None:
+          prove: bool | None, exact_seeds: int | None, folder: str | None,
+          options: tuple[str, ...]) -> None:
     """Build the endgame databases of Oware by retrograde analysis:
     one file per seed count, each from the smaller ones. Counts already
     built are kept: an interrupted build resumes where it stopped."""
@@ -80,6 +86,9 @@ def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, job
         if prove is None and tablebase.finished_levels(path, rule) < 0:
             prove = True  # what a user gets by default is what the search can trust
         prove = tablebase.build_mode(path, rule, prove)
+        if exact_seeds is None and prove and tablebase.finished_levels(path, rule) < 0:
+            exact_seeds = tablebase.DEFAULT_EXACT_SEEDS
+        exact_seeds = tablebase.exact_mode(path, rule, prove, exact_seeds)
     except TablebaseError as exc:
         fail(str(exc))
     start = tablebase.finished_levels(path, rule, bounds=prove) + 1
@@ -99,11 +108,13 @@ def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, job
                 timings.append((seeds, now - started["at"]))
                 started["at"] = now
                 bar.update(task, advance=weight[seeds], description=f"{seeds} seeds done")
+            elif sweep == 0:
+                bar.update(task, description=f"{seeds} seeds: every line searched")
             else:
                 bar.update(task, description=f"{seeds} seeds: sweep {sweep}, {changed} changed")
 
         try:
-            tablebase.build(path, max_seeds, rule, jobs, progress, prove)
+            tablebase.build(path, max_seeds, rule, jobs, progress, prove, exact_seeds)
         except TablebaseError as exc:
             fail(str(exc))
         except KeyboardInterrupt:
@@ -154,10 +165,20 @@ def query(words: tuple[str, ...], variant: str | None, position_text: str | None
         tb = tablebase.open_tablebase(database_dir(folder), var.grandslam)
         found = tablebase.entry(tb, pos.state)
         values = tablebase.move_values(tb, pos)
+        history = None
+        if found.searched and pos.history():
+            from bingwa.engine.oware_exact_player import ExactPlayer
+
+            # the moves by this game's history since the last capture (--moves)
+            values = ExactPlayer(tb, node_limit=10**9).move_values(pos)
+            history = max(v.value for v in values)
     except TablebaseError as exc:
         fail(str(exc))
     total = tablebase.total_margin(tb, pos.state)
     click.echo(f"value {total:+d} for {pos.turn_name} (board {found.value:+d}, {found.kind})")
+    if history is not None:
+        click.echo(f"value {history:+d} for {pos.turn_name} with this game's history since the "
+                   "last capture (the moves below count it)")
     best = max(v.value for v in values)
     click.echo("best moves: " + " ".join(v.move for v in values if v.value == best))
     for v in sorted(values, key=lambda m: -m.value):
@@ -178,7 +199,8 @@ def verify(positions: tuple[str, ...], max_seeds: int | None, jobs: int, folder:
            options: tuple[str, ...]) -> None:
     """Check the certificate of a proving build: every bound the databases
     prove, the exact entries included, move by move with the pure-Python
-    rules and the ranks (docs/databases.md, "The certificate"). Exit 0 when
+    rules and the ranks, and the counts solved over every line
+    (--exact-seeds) solved again (docs/databases.md, "The certificate"). Exit 0 when
     every one holds, 1 when one does not."""
     from bingwa.engine.oware_certify import Certificate, CertificateError, show
     from bingwa.engine.tablebase import TablebaseError
@@ -206,8 +228,10 @@ def verify(positions: tuple[str, ...], max_seeds: int | None, jobs: int, folder:
         return
 
     def done(report) -> None:
-        click.echo(f"{report.seeds:2d} seeds: {report.boards:,} boards, {report.exact:,} exact "
-                   f"and {report.bounded:,} bounded entries certified, "
+        how = (f"{report.searched:,} exact entries solved again over every line"
+               if report.searched else f"{report.exact:,} exact and {report.bounded:,} bounded "
+               "entries certified")
+        click.echo(f"{report.seeds:2d} seeds: {report.boards:,} boards, {how}, "
                    f"{report.failures} failing ({report.seconds:.1f} s)")
         for example in report.examples:
             click.echo(f"    {example}")

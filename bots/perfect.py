@@ -5,7 +5,12 @@ move's value is known exactly only when the move ends the game or
 captures into an entry proven exact (the capture leaves nothing that can
 repeat: docs/databases.md). Within the databases' range, where every
 legal move's value is known so, the bot plays the best (among equals a
-capture first). Where the databases have their ranks it keeps the
+capture first). Within the counts the build solved over every line
+(``--exact-seeds``) it plays the best move by the game's own history
+since the last capture (``oware_exact_player.ExactPlayer``: a move that repeats
+is worth the repetition, any other the exhaustive solver's value along
+that path), so it keeps every value there against any play. Elsewhere,
+where the databases have their ranks it keeps the
 position's proven lower bound (``tablebase.keeping_moves``: moves that
 keep it and come nearer to it, which reach it against any play without a
 repetition, if the history since the last capture allows, as it does
@@ -26,6 +31,7 @@ from pathlib import Path
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits, SearchResult
+from bingwa.engine.oware_exact_player import ExactPlayer, NodeLimit
 
 from .alphabeta import AlphaBetaBot
 from .base import Emit
@@ -34,6 +40,17 @@ from .base import Emit
 class PerfectBot(AlphaBetaBot):
     name = "perfect"
     summary = "perfect Oware endgames from the databases, the search with them above"
+
+    #: the exhaustive solver's budget for one move (past it: the ranks, or the search)
+    exact_nodes = 300_000
+
+    def exact_player(self, tb: object) -> ExactPlayer:
+        """The player of the counts ``tb`` solved over every line, kept
+        while the same databases are loaded (its solvers are costly to open)."""
+        player = getattr(self, "_exact", None)
+        if player is None or player.tablebase is not tb:
+            player = self._exact = ExactPlayer(tb, self.exact_nodes)
+        return player
 
     def tablebase_dir(self) -> Path | None:
         from bingwa.engine.tablebase import default_dir
@@ -48,7 +65,16 @@ class PerfectBot(AlphaBetaBot):
             return super().go(position, limits, emit, stop)
         values = tablebase.move_values(tb, position)
         wanted = [v for v in values if v.move in limits.searchmoves] or values
-        if all(tablebase.exact_move_value(tb, position, v) for v in wanted):
+        known = all(tablebase.exact_move_value(tb, position, v) for v in wanted)
+        exact = self.exact_player(tb)
+        if not known and exact.covers(position.state):
+            try:
+                allowed = {v.move for v in wanted}
+                wanted = exact.move_values(position, best_only=True, allowed=allowed)
+                known = True
+            except NodeLimit:
+                pass  # the ranks, or the search, below
+        if known:
             best = tablebase.best_move(wanted)
         else:
             allowed = {v.move for v in wanted}

@@ -42,6 +42,8 @@ cdef class Tablebase:
     cdef readonly int grandslam
     # the ranks of each count (tablebase.RANKS_MAGIC files), or None: read in Python
     cdef public object ranks
+    # the counts 0..searched are solved over every line (tablebase.py sets it; -1: none)
+    cdef public int searched
 
 # The final margin of the side to move in an Oware TwoRowState (its
 # captured seeds plus the database value of the board), or PROBE_MISS; the

@@ -294,6 +294,7 @@ cdef class Tablebase:
             self.c.proven[i] = NULL
         self.c.max_seeds = -1
         self.c.is_proven = 0
+        self.searched = -1
         self.views = []
 
     def __init__(self, int grandslam, levels, proven=None):

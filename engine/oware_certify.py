@@ -46,6 +46,15 @@ so nothing before it can repeat), whose bounds hold by induction on the
 seeds. Every bound a condition leans on is itself checked, so when every
 board of 0..N passes, every proven bound of those files holds against any
 play: the value of the game started at the board with no history.
+
+The counts a build solved over every line (``--exact-seeds``,
+engine/oware_exact.py: every entry exact, its bounds both its value, no
+rank where the search, not the sweeps, decided it) have no ranks to
+check: their certificate is the exhaustive search itself, run here again
+(engine/oware_exhaustive.py, the files' values only as its guesses, the
+smaller counts as the files hold them, checked before), and every entry
+must be the value it finds. A larger count's capture into one of them
+leans on that value as on any certified bound.
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from .oware import GRAND_SLAM_RULES, OwareRules
+from .oware_exhaustive import ExhaustiveSolver
 from .tablebase import (
     RANK_NONE,
     TablebaseError,
@@ -123,6 +133,7 @@ class CountReport:
     exact: int = 0          # entries marked exact, their value certified
     bounded: int = 0        # entries not marked exact, both bounds certified
     bounds_checked: int = 0  # bounds (L or H) that needed a check and passed it
+    searched: int = 0       # entries of a count solved over every line, solved again
     failures: int = 0
     examples: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -158,17 +169,22 @@ class Certificate:
         self.values: list[Any] = []
         self.bounds: list[Any] = []
         self.ranks: list[Any] = []
+        #: the counts 0..searched were solved over every line (-1: none)
+        self.searched = -1
         for n in range(top + 1):
             level = read_level(self.folder / file_name(n, self.rule), n, self.rule)
             if not level.proven:
                 raise TablebaseError(f"{self.folder}: {file_name(n, self.rule)} was built "
                                      "without --prove: it has no certificate")
+            if level.searched and self.searched == n - 1:
+                self.searched = n
             self.values.append(level.data)
             self.bounds.append(read_level(self.folder / bounds_name(n, self.rule), n, self.rule,
                                           bounds=True).data)
             self.ranks.append(read_level(self.folder / ranks_name(n, self.rule), n, self.rule,
                                          ranks=True).data.cast("H"))
         self.rules = OwareRules(self.rule)
+        self._solver: tuple[int, ExhaustiveSolver] | None = None
 
     # -- what the files say of one board ------------------------------------------------
     def claim(self, pits: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -177,6 +193,54 @@ class Certificate:
         i = rank(pits)
         bounds, ranks = self.bounds[n], self.ranks[n]
         return bounds[2 * i] - BIAS, bounds[2 * i + 1] - BIAS, ranks[2 * i], ranks[2 * i + 1]
+
+    def stored(self, pits: tuple[int, ...]) -> int:
+        """The value byte's value of a board (South to move)."""
+        return (self.values[sum(pits)][rank(pits)] & 0x7F) - BIAS
+
+    def solver(self, seeds: int, fresh: bool = False) -> ExhaustiveSolver:
+        """The exhaustive solver over the stored values of the smaller
+        counts (``fresh``: over its own values of them, solved first), the
+        count ``seeds`` opened, the stored values its guesses (kept for the
+        count's boards)."""
+        if self._solver is None or self._solver[0] != seeds or fresh:
+            def guess(state: Any) -> int:
+                pits = state[0] if state[2] == 0 else state[0][6:] + state[0][:6]
+                return self.stored(tuple(pits))
+
+            solver = ExhaustiveSolver(self.rule, guess=guess)
+            for n in range(seeds if not fresh else 0):
+                for pits in boards(n):
+                    value = self.stored(pits)
+                    solver.values[(pits, (0, 0), 0)] = value
+                    solver.values[(pits[6:] + pits[:6], (0, 0), 1)] = value
+            for n in range(seeds if fresh else 0):
+                solver.solve_level(n)
+            solver.open_level(seeds)
+            self._solver = (seeds, solver)
+        return self._solver[1]
+
+    def check_searched(self, pits: tuple[int, ...], report: CountReport,
+                       fresh: bool = False) -> None:
+        """A board of a count solved over every line: exact, its bounds
+        its value, and that value the exhaustive search's (``fresh``: a
+        search that solves the smaller counts itself, not from the files)."""
+        n = sum(pits)
+        i = rank(pits)
+        byte = self.values[n][i]
+        lo, hi = self.bounds[n][2 * i] - BIAS, self.bounds[n][2 * i + 1] - BIAS
+        value = (byte & 0x7F) - BIAS
+        report.boards += 1
+        if byte & CYCLE_FLAG or not lo == hi == value:
+            report.fail(f"{show(pits)}: a count solved over every line, yet {value:+d} with "
+                        f"bounds [{lo:+d}, {hi:+d}]{' marked cycle-dependent' * bool(byte & CYCLE_FLAG)}")
+            return
+        found = self.solver(n, fresh).top((pits, (0, 0), 0))
+        if found != value:
+            report.fail(f"{show(pits)}: stored {value:+d}, the exhaustive search finds {found:+d}")
+            return
+        report.exact += 1
+        report.searched += 1
 
     def children(self, pits: tuple[int, ...]) -> list[tuple[tuple[int, ...], int, bool, int]]:
         """(the child turned round, the mover's gain, capture, the pit) of
@@ -241,7 +305,7 @@ class Certificate:
         for kid in kids:
             child, gain, capture, _ = kid
             _, c_hi, _, c_rh = self.claim(child)
-            if c_rh == RANK_NONE and c_hi < sum(child):
+            if c_rh == RANK_NONE and c_hi < sum(child) and sum(child) > self.searched:
                 continue  # that bound is not certified: it proves nothing
             if capture:
                 if gain - c_hi >= lo:
@@ -264,7 +328,7 @@ class Certificate:
             return f"the upper bound {hi:+d} has no rank"
         for child, gain, capture, pit in kids:
             c_lo, _, c_rl, _ = self.claim(child)
-            if c_lo > -sum(child) and c_rl == RANK_NONE:
+            if c_lo > -sum(child) and c_rl == RANK_NONE and sum(child) > self.searched:
                 bad = "it leans on a bound with no rank"
             elif capture:
                 if gain - c_lo <= hi:
@@ -287,6 +351,12 @@ class Certificate:
         seen = set(todo)
         while todo:
             board, which = todo.pop()
+            if sum(board) <= self.searched:  # no ranks: the search again
+                report = CountReport(sum(board))
+                self.check_searched(board, report, fresh=True)
+                if report.failures:
+                    raise CertificateError(report.examples[0])
+                continue
             kids = self.children(board)
             claim = self.claim(board)
             why = (self.lower_fails(board, kids, claim) if which == 0
@@ -320,9 +390,10 @@ class Certificate:
         start = time.perf_counter()
         report = CountReport(seeds)
         k, m = share
+        check = self.check_searched if seeds <= self.searched else self.check_board
         for index, pits in enumerate(boards(seeds)):
             if index % m == k:
-                self.check_board(pits, report)
+                check(pits, report)
         report.seconds = time.perf_counter() - start
         return report
 
@@ -370,6 +441,7 @@ def merge(parts: list[CountReport], seeds: int) -> CountReport:
         out.exact += part.exact
         out.bounded += part.bounded
         out.bounds_checked += part.bounds_checked
+        out.searched += part.searched
         out.failures += part.failures
         out.examples.extend(part.examples[:KEPT - len(out.examples)])
     return out

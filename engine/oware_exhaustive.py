@@ -4,7 +4,9 @@ apart from the databases (tests and benchmarks/databases.py compare them).
 It is an independent reference, the judge of the databases: it uses
 none of the code it judges (engine/_owaredb.pyx, engine/tablebase.py,
 the search), only the pure-Python rules, and must stay that way (a test,
-test_tablebase_judge.py, holds it to that). It is not used in play.
+test_tablebase_judge.py, holds it to that). The build runs it on the
+small counts (oware_exact.py, ``--exact-seeds``), where it and the
+sweeps' proofs must agree, and the perfect bot plays its values there.
 
 It plays bingwa's rules through the pure-Python kernel (oware.OwareRules)
 on states whose scores are (0, 0), so the "more than 24" end never comes

@@ -12,6 +12,10 @@ and reading them (docs/databases.md). The compiled work is in _owaredb.pyx.
 
 A file per seed count, ``oware-<rule>-<NN>.bwdb``: a 64-byte header then
 one byte per board (``_owaredb`` explains the byte and the index).
+
+(Past 600 lines on purpose: the files, the build and the reading share
+the header, the flags and the entry kinds, and a newcomer looks for all
+of them here; the exhaustive stage of the small counts is oware_exact.py.)
 """
 
 from __future__ import annotations
@@ -30,23 +34,27 @@ from .errors import BingwaError, ExtensionMissingError
 from .game import Termination
 from .kernel import compiled_module
 from .oware import GRAND_SLAM_RULES
+from .oware_exact import RANK_NONE, ExactMismatch, apply, solve_count
 
 MAGIC = b"BWOWDB\x00\x00"
 BOUNDS_MAGIC = b"BWOWBD\x00\x00"  # the proven bounds beside each database (--prove)
 RANKS_MAGIC = b"BWOWRK\x00\x00"  # the ranks of the proven bounds (--prove; Playing the claims)
-RANK_NONE = 0xFFFF  # no rank: the bot does not play that bound from the ranks
 FORMAT_VERSION = 1
 # Bumped whenever the Oware rules the files encode change (oware.py).
 RULES_VERSION = 1
 # magic, format, rules, grand slam, seeds, count, crc32, flags
 HEADER = struct.Struct("<8sIIIIQQI")
 PROVEN = 1  # flags: built with --prove (an entry without CYCLE_FLAG is proven exact)
+SEARCHED = 2  # flags: every entry exact, solved over every line (oware_exact.py)
+EXACT_SHIFT = 8  # flags >> EXACT_SHIFT: the build's --exact-seeds plus one (0: none)
+DEFAULT_EXACT_SEEDS = 7  # what `bingwa solve build` solves over every line in a new folder
 HEADER_BYTES = 64
 MAX_SEEDS = 48
 ENV_DIR = "BINGWA_DATABASES"
 BLOCK = 1 << 20  # ranks per work item of a sweep (threads take blocks in turn)
 
-# (seeds, sweep, boards changed) after each pass; (seeds, None, None) when a count is done
+# (seeds, sweep, boards changed) after each pass; (seeds, 0, None) when the exhaustive
+# search of a count begins (--exact-seeds); (seeds, None, None) when a count is done
 Progress = Callable[[int, int | None, int | None], None]
 
 
@@ -114,16 +122,19 @@ def _header(seeds: int, grandslam: int, data: bytes | bytearray | memoryview,
 
 
 def write_level(folder: Path, seeds: int, grandslam: int, data: bytearray,
-                bounds: bool = False, proven: bool = False, ranks: bool = False) -> Path:
+                bounds: bool = False, proven: bool = False, ranks: bool = False,
+                exact_seeds: int = -1) -> Path:
     """Write one database (or with ``bounds`` its proven bounds, with
     ``ranks`` their ranks) atomically: a temporary name, fsync, rename (a
-    half-written file never has the final name)."""
+    half-written file never has the final name). ``exact_seeds``: the
+    build's, recorded in the header (the count is SEARCHED when within)."""
     name, magic = ((ranks_name, RANKS_MAGIC) if ranks else (bounds_name, BOUNDS_MAGIC) if bounds
                    else (file_name, MAGIC))
     path = folder / name(seeds, grandslam)
     temp = path.with_suffix(".part")
     with open(temp, "wb") as out:
-        out.write(_header(seeds, grandslam, data, magic, PROVEN if proven else 0))
+        flags = (PROVEN if proven else 0) | (SEARCHED if seeds <= exact_seeds else 0)
+        out.write(_header(seeds, grandslam, data, magic, flags | (exact_seeds + 1) << EXACT_SHIFT))
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
@@ -150,6 +161,10 @@ class Level:
 
     data: memoryview
     proven: bool
+    #: every entry exact, solved over every line (oware_exact.py)
+    searched: bool = False
+    #: the --exact-seeds of the build that wrote it (-1: none)
+    exact_seeds: int = -1
 
 
 def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True,
@@ -190,7 +205,8 @@ def read_level(path: Path, seeds: int, grandslam: int, verify: bool = True,
     view = memoryview(mapped)[HEADER_BYTES:]
     if verify and zlib.crc32(view) != crc:
         raise TablebaseError(f"{path}: checksum mismatch (the file is corrupt); rebuild it")
-    return Level(view, bool(flags & PROVEN))
+    return Level(view, bool(flags & PROVEN), bool(flags & SEARCHED),
+                 (flags >> EXACT_SHIFT & 0xFF) - 1)
 
 
 def _kind(bounds: bool) -> str:
@@ -239,6 +255,10 @@ def open_tablebase(folder: str | os.PathLike[str] | None = None, grandslam: str 
                   for n in range(top + 1)]
     tb = _db().Tablebase(rule, [level.data for level in levels], bounds)
     tb.proven = proven
+    # the counts 0..searched were solved over every line (ExactPlayer plays them)
+    tb.searched = -1
+    while proven and tb.searched < top and levels[tb.searched + 1].searched:
+        tb.searched += 1
     if bounds is not None and finished_levels(path, rule, bounds=True, ranks=True) >= top:
         # the perfect bot plays the proven entries by them (rank_of)
         tb.ranks = [read_level(path / ranks_name(n, rule), n, rule, verify, ranks=True).data.cast("H")
@@ -248,14 +268,18 @@ def open_tablebase(folder: str | os.PathLike[str] | None = None, grandslam: str 
 
 # -- building --------------------------------------------------------------------------
 def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int = 0,
-          jobs: int = 1, progress: Progress | None = None, prove: bool | None = None) -> list[int]:
+          jobs: int = 1, progress: Progress | None = None, prove: bool | None = None,
+          exact_seeds: int | None = None) -> list[int]:
     """Build every missing database of 0..``max_seeds`` seeds into
     ``folder`` (created), each from the smaller ones; files already there
     are kept (an interrupted build resumes at the first missing count).
     With ``prove`` the files also hold the proven bounds, and an entry is
     marked exact only when they meet (docs/databases.md); None: as the
-    files already in the folder were built (else not). Returns the seed
-    counts available afterwards."""
+    files already in the folder were built (else not). The counts up to
+    ``exact_seeds`` (a proving build only) are then solved over every line,
+    repetitions included, and every entry of theirs is exact
+    (oware_exact.py); None: as the folder was built (else none). Returns
+    the seed counts available afterwards."""
     rule = rule_index(grandslam)
     if not 0 <= max_seeds <= MAX_SEEDS:
         raise TablebaseError(f"--max-seeds must be in 0..{MAX_SEEDS}, not {max_seeds}")
@@ -264,6 +288,7 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
     path = make_folder(folder)
     db = _db()
     prove = build_mode(path, rule, prove)
+    exact = exact_mode(path, rule, prove, exact_seeds)
     # a proving build needs each count's bounds and ranks too (older folders lack ranks)
     done = min(finished_levels(path, rule, bounds=prove, ranks=prove), max_seeds)
     levels = [read_level(path / file_name(n, rule), n, rule).data for n in range(done + 1)]
@@ -271,16 +296,25 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
               for n in range(done + 1)] if prove else None
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for seeds in range(len(levels), max_seeds + 1):
-            data, bounds, ranks = build_level(db, pool, seeds, rule,
-                                              db.Tablebase(rule, levels, proven), progress, prove)
+            smaller = db.Tablebase(rule, levels, proven)
+            data, bounds, ranks = build_level(db, pool, seeds, rule, smaller, progress, prove)
+            if seeds <= exact and bounds is not None and ranks is not None:
+                if progress is not None:
+                    progress(seeds, 0, None)  # sweep 0: every line searched
+                values = solve_count(levels, seeds, rule, data, jobs)
+                try:
+                    apply(seeds, values, data, bounds, ranks)
+                except ExactMismatch as exc:
+                    raise TablebaseError(str(exc)) from None
             if ranks is not None:
-                write_level(path, seeds, rule, ranks, proven=True, ranks=True)
+                write_level(path, seeds, rule, ranks, proven=True, ranks=True, exact_seeds=exact)
             if proven is not None and bounds is not None:
                 # the bounds first: a database without them is rebuilt on resuming
-                write_level(path, seeds, rule, bounds, bounds=True, proven=True)
+                write_level(path, seeds, rule, bounds, bounds=True, proven=True,
+                            exact_seeds=exact)
                 proven.append(read_level(path / bounds_name(seeds, rule), seeds, rule,
                                          verify=False, bounds=True).data)
-            write_level(path, seeds, rule, data, proven=prove)
+            write_level(path, seeds, rule, data, proven=prove, exact_seeds=exact)
             levels.append(read_level(path / file_name(seeds, rule), seeds, rule,
                                      verify=False).data)
             if progress is not None:
@@ -323,6 +357,24 @@ def build_mode(folder: Path, grandslam: int, prove: bool | None) -> bool:
     return built
 
 
+def exact_mode(folder: Path, grandslam: int, prove: bool, exact_seeds: int | None) -> int:
+    """The counts a build into ``folder`` solves over every line: 0..the
+    returned count (-1: none). ``exact_seeds``, None: as the files there
+    were built (else none); TablebaseError where the files there were
+    built with another, or for a build without --prove."""
+    if exact_seeds is not None and exact_seeds > 0 and not prove:
+        raise TablebaseError("--exact-seeds needs a proving build (not --no-prove)")
+    first = folder / file_name(0, grandslam)
+    if not first.is_file():
+        return -1 if exact_seeds is None or not prove else exact_seeds
+    built = read_level(first, 0, grandslam).exact_seeds
+    if exact_seeds is not None and max(exact_seeds, -1) != built:
+        had = f"--exact-seeds {built}" if built >= 0 else "no --exact-seeds"
+        raise TablebaseError(f"{folder} holds databases built with {had}; "
+                             "build the others in another folder")
+    return built
+
+
 def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smaller: Any,
                 progress: Progress | None,
                 prove: bool) -> tuple[bytearray, bytearray | None, bytearray | None]:
@@ -362,10 +414,14 @@ class Entry:
     value: int
     cycle: bool
     proven: bool = False
+    #: solved over every line, repetitions included (oware_exact.py)
+    searched: bool = False
 
     @property
     def kind(self) -> str:
         """What the value is, in words (docs/databases.md)."""
+        if self.searched:
+            return "exact, every line searched (repetitions included)"
         if self.proven:
             return ("not proven: a cycle decides it; the proven bounds hold" if self.cycle
                     else "exact, proven")
@@ -396,7 +452,8 @@ def entry(tablebase: Any, state: Any) -> Entry:
             f"{tablebase.max_seeds}"
         )
     value, cycle = tablebase.entry(board_of(state))
-    return Entry(int(value), bool(cycle), bool(tablebase.proven))
+    return Entry(int(value), bool(cycle), bool(tablebase.proven),
+                 seeds_on_board(state) <= getattr(tablebase, "searched", -1))
 
 
 def total_margin(tablebase: Any, state: Any) -> int:

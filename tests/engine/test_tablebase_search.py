@@ -281,9 +281,18 @@ def test_a_new_folder_builds_proven_databases_by_default(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     assert "of proven bounds" in result.output
     assert tablebase.open_tablebase(tmp_path).proven
+    # and its small counts solved over every line: the two-seed chase is worth 0
     result = CliRunner().invoke(main, ["solve", "query", "oware", "0,1,0,0,0,1/0,0,0,0,0,0 23 23 s",
                                        "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
+    assert "(board +0, exact, every line searched (repetitions included))" in result.output
+    # without them a cycle leaves the entry open, and the query says so
+    other = tmp_path / "sweeps-only"
+    result = CliRunner().invoke(main, ["solve", "build", "oware", "--max-seeds", "3",
+                                       "--exact-seeds", "-1", "--dir", str(other)])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["solve", "query", "oware", "0,1,0,0,0,1/0,0,0,0,0,0 23 23 s",
+                                       "--dir", str(other)])
     assert "not proven: a cycle decides it; the proven bounds hold" in result.output
 
 
@@ -298,7 +307,7 @@ def test_solve_build_prove_and_query(tmp_path: Path) -> None:
                                   "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
-    assert "exact, proven" in first or "not proven" in first
+    assert "exact, every line searched" in first  # 4 seeds: within --exact-seeds 7
     result = runner.invoke(main, ["solve", "build", "oware", "--max-seeds", "5", "--no-prove",
                                   "--dir", str(tmp_path)])
     assert result.exit_code == 2

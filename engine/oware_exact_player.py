@@ -1,0 +1,141 @@
+"""Exact move values with the game's own history, within the Oware
+counts a build solved over every line (``--exact-seeds``,
+engine/oware_exact.py; docs/databases.md, "Every line searched"): what
+the ``perfect`` bot plays there and ``solve query -m`` prints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .oware_exact import solver_over, turned
+from .oware_exhaustive import ExhaustiveSolver, NodeLimit
+from .tablebase import MoveValue, entry
+
+
+class ExactPlayer:
+    """Exact move values within the counts a build solved in full
+    (``tablebase.searched``), with the game's own history: a move that
+    captures is worth the smaller count's value, one that repeats a
+    position since the last capture the repetition's margin, any other
+    the value of the game after it along that path (the solver's search,
+    the path given). Each count's solver is opened once and kept."""
+
+    def __init__(self, tablebase: Any, node_limit: int = 2_000_000) -> None:
+        self.tablebase = tablebase
+        self.node_limit = node_limit
+        self._solvers: dict[int, ExhaustiveSolver] = {}
+
+    def covers(self, state: Any) -> bool:
+        return sum(state[0]) <= getattr(self.tablebase, "searched", -1)
+
+    def solver(self, seeds: int) -> ExhaustiveSolver:
+        solver = self._solvers.get(seeds)
+        if solver is None:
+            self._solvers.clear()  # one count at a time: the seeds only fall
+            solver = solver_over(lambda board: int(self.tablebase.entry(board)[0]), seeds,
+                                 self.tablebase.grandslam, self.guess, known=True)
+            self._solvers[seeds] = solver
+        return solver
+
+    def guess(self, state: Any) -> int:
+        """The value with no history: the likely one along a path too (the
+        solver's move order and first null window)."""
+        board = tuple(state[0]) if state[2] == 0 else turned(tuple(state[0]))
+        return int(self.tablebase.entry(board)[0])
+
+    def path_bits(self, solver: ExhaustiveSolver, states: list[Any]) -> int:
+        """The solver's bit set of ``states``. The solver gives bits only to
+        the positions its bounds leave open (no search passes the others);
+        a game's history may hold the others too, and a line that comes
+        back to one ends there, so each gets a bit of its own, and the
+        table, whose entries never tested those, is cleared."""
+        path = 0
+        for state in states:
+            bit = solver._bit.get(state)
+            if bit is None:
+                continue  # another count: it cannot come again
+            if not bit:
+                bit = 1 << (max(solver._bit.values()).bit_length())
+                solver._bit[state] = bit
+                solver._table.clear()
+            path |= bit
+        return path
+
+    def value_after(self, child: Any, history: list[Any], below: int | None = None) -> int:
+        """The value for the side to move at ``child`` (a quiet move's
+        child, scores zeroed) of the game reached along ``history`` (the
+        positions since the last capture, ``child`` not among them). With
+        ``below``: exact only where it is below it, else some bound at
+        least ``below``. NodeLimit past ``node_limit`` nodes."""
+        solver = self.solver(sum(child[0]))
+        path = self.path_bits(solver, history)
+        solver.node_limit = solver.nodes + self.node_limit
+        try:
+            lower, upper = solver._lo[child], solver._hi[child]
+            if below is not None:
+                if lower >= below:
+                    return lower
+                if upper >= below:  # one null window: is it below?
+                    found = solver.search(child, path, below - 1, below)[0]
+                    if found >= below:
+                        return found
+                    upper = found
+            # MTD(f) from the game's value with no history (the likely one)
+            value = min(max(self.guess(child), lower), upper)
+            while lower < upper:
+                beta = value + 1 if value == lower else value
+                value = solver.search(child, path, beta - 1, beta)[0]
+                if value < beta:
+                    upper = value
+                else:
+                    lower = value
+            return lower
+        finally:
+            solver.node_limit = None
+
+    def move_values(self, position: Any, best_only: bool = False,
+                    allowed: set[str] | None = None) -> list[Any]:
+        """The legal moves of ``position`` (those of ``allowed``) with the
+        final margin each leads to for the mover with perfect play after
+        it, the game's history counted (tablebase.MoveValue). With
+        ``best_only`` only a best move is sure to be there (a quiet move
+        shown no better than the best so far by one null window is left
+        out). NodeLimit where the solver's budget runs out."""
+        state = position.state
+        mover = state[2]
+        history = [(tuple(state[0]), (0, 0), mover)]
+        for before in reversed(position.history()):
+            if before[1] != state[1]:
+                break  # a capture came between: nothing before it can repeat
+            history.append((tuple(before[0]), (0, 0), before[2]))
+        base = state[1][mover] - state[1][1 - mover]
+        out = []
+        quiet = []
+        for move in position.legal_moves():
+            if allowed is not None and move.text not in allowed:
+                continue
+            child = position.play(move)
+            scores = child.state[1]
+            capture = scores != state[1]
+            outcome = child.outcome()
+            if outcome is not None:
+                out.append(MoveValue(move.text, outcome.margin(mover), capture, True))
+            elif capture:
+                value = scores[mover] - scores[1 - mover] - entry(self.tablebase, child.state).value
+                out.append(MoveValue(move.text, value, True, False))
+            else:
+                after = (tuple(child.state[0]), (0, 0), 1 - mover)
+                quiet.append((self.guess(after), move.text, after))
+        for _, text, after in sorted(quiet):  # the likely best first
+            best = max((v.value for v in out), default=None)
+            if best_only and best is not None:
+                found = self.value_after(after, history, below=base - best)
+                if found >= base - best:
+                    continue  # no better than the best so far
+            else:
+                found = self.value_after(after, history)
+            out.append(MoveValue(text, base - found, False, False))
+        return out
+
+
+__all__ = ["ExactPlayer", "NodeLimit"]

@@ -1,0 +1,271 @@
+"""Every board of the small counts exact, repetitions included
+(engine/oware_exact.py, ``bingwa solve build --exact-seeds``): the build's
+values against a plain proving build and the exhaustive solver, the
+certificate of the larger counts over them, the ranks kept only where
+they still rank their bound, the history-aware move values against a
+brute force over the game's own repetition rule, and play-outs of the
+perfect bot against an opponent that tries to refute them."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from click.testing import CliRunner
+
+from bingwa.bots import find_bot
+from bingwa.cli import main as cli
+from bingwa.engine import Position, tablebase
+from bingwa.engine.limits import Limits
+from bingwa.engine.oware_certify import BIAS, Certificate, boards, rank
+from bingwa.engine.oware_exact_player import ExactPlayer
+from bingwa.engine.oware_exhaustive import NaiveSolver
+from bingwa.engine.playout import margin_reached, random_endgame, refuter, repeater, walk
+from bingwa.engine.tablebase import TablebaseError
+
+db = pytest.importorskip("bingwa.engine._owaredb")
+
+EXACT = 6  # seeds solved over every line: about 4 s
+TOP = 8
+
+
+@pytest.fixture(scope="module")
+def exact(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("exact")
+    tablebase.build(path, TOP, jobs=2, prove=True, exact_seeds=EXACT)
+    return path
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("plain")
+    tablebase.build(path, TOP, jobs=2, prove=True)
+    return path
+
+
+def entries(folder, seeds: int) -> list[tuple[int, bool]]:
+    tb = tablebase.open_tablebase(folder)
+    return [tb.entry(pits) for pits in boards(seeds)]
+
+
+def test_every_board_of_the_searched_counts_is_exact(exact, plain):
+    tb = tablebase.open_tablebase(exact)
+    assert tb.searched == EXACT
+    for seeds in range(EXACT + 1):
+        assert all(not cycle for _, cycle in entries(exact, seeds)), seeds
+    # the plain build leaves cycles open there: the search closed them
+    assert sum(cycle for _, cycle in entries(plain, 4)) > 0
+    found = tablebase.entry(tb, ((0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0), (24, 22), 0))
+    assert found.searched and "every line searched" in found.kind
+    assert tablebase.entry(tb, ((0,) * 11 + (EXACT + 1,), (0, 0), 0)).searched is False
+
+
+def test_the_two_seed_chase_is_worth_nothing(exact, plain):
+    """The issue's smallest case: the seeds chase each other round the
+    board, never capture, and the repetition gives each side one seed."""
+    chase = (0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0)
+    assert tablebase.open_tablebase(exact).entry(chase) == (0, False)
+    assert tablebase.open_tablebase(plain).entry(chase) == (2, True)
+
+
+def test_the_searched_values_are_the_naive_negamax(exact):
+    """The negamax over every line, without table or bounds (slow: 0..3)."""
+    naive = NaiveSolver()
+    naive.solve(3)
+    tb = tablebase.open_tablebase(exact)
+    for seeds in range(4):
+        for pits in boards(seeds):
+            assert tb.entry(pits)[0] == naive.values[(pits, (0, 0), 0)], pits
+
+
+def test_the_sweeps_proven_entries_stay_and_more_are_proven_above(exact, plain):
+    for seeds in range(TOP + 1):
+        mine, theirs = entries(exact, seeds), entries(plain, seeds)
+        for (value, cycle), (old, old_cycle) in zip(mine, theirs):
+            if not old_cycle:
+                assert (value, cycle) == (old, False)
+        if seeds > EXACT:  # a capture into a smaller count now leans on an exact value
+            assert sum(not c for _, c in mine) > sum(not c for _, c in theirs), seeds
+
+
+def test_a_rank_stays_only_with_the_bound_it_ranks(exact):
+    """Where the search moved a bound its rank is gone; every rank kept
+    still meets its condition (the perfect bot may play it)."""
+    cert = Certificate(exact, max_seeds=EXACT)
+    kept = dropped = 0
+    for seeds in (4, EXACT):
+        for pits in boards(seeds):
+            lo, hi, rl, rh = cert.claim(pits)
+            assert lo == hi
+            kids = cert.children(pits)
+            for which, ranked in ((0, rl), (1, rh)):
+                if ranked == tablebase.RANK_NONE:
+                    dropped += 1
+                    continue
+                kept += 1
+                why = (cert.lower_fails if which == 0 else cert.upper_fails)(pits, kids)
+                assert why is None, (pits, why)
+    assert kept and dropped
+
+
+def test_the_certificate_solves_the_small_counts_again_and_checks_the_rest(exact, tmp_path):
+    reports = Certificate(exact).check_counts()
+    assert sum(r.failures for r in reports) == 0
+    assert [r.searched == r.boards for r in reports] == [n <= EXACT for n in range(TOP + 1)]
+    # a searched value forged (bounds and value together, headers valid) is found
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    for path in exact.iterdir():
+        (forged / path.name).write_bytes(path.read_bytes())
+    pits = (0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0)
+    i = rank(pits)
+    data = bytearray((forged / tablebase.file_name(2)).read_bytes()[tablebase.HEADER_BYTES:])
+    bounds = bytearray((forged / tablebase.bounds_name(2)).read_bytes()[tablebase.HEADER_BYTES:])
+    data[i] = 2 + BIAS
+    bounds[2 * i] = bounds[2 * i + 1] = 2 + BIAS
+    tablebase.write_level(forged, 2, 0, data, proven=True, exact_seeds=EXACT)
+    tablebase.write_level(forged, 2, 0, bounds, bounds=True, proven=True, exact_seeds=EXACT)
+    report = Certificate(forged, max_seeds=2).check_count(2)
+    assert report.failures == 1
+    assert "exhaustive search finds +0" in report.examples[0]
+
+
+def test_a_build_resumes_with_its_own_exact_seeds_and_refuses_another(tmp_path):
+    folder = tmp_path / "db"
+    tablebase.build(folder, 3, prove=True, exact_seeds=4)
+    tablebase.build(folder, 5, prove=True)  # None: as built
+    tb = tablebase.open_tablebase(folder)
+    assert tb.searched == 4
+    assert tablebase.read_level(folder / tablebase.file_name(5), 5, 0).exact_seeds == 4
+    with pytest.raises(TablebaseError, match="exact-seeds 4"):
+        tablebase.build(folder, 6, prove=True, exact_seeds=2)
+    with pytest.raises(TablebaseError, match="proving build"):
+        tablebase.build(tmp_path / "other", 3, prove=False, exact_seeds=3)
+
+
+def test_the_command_line_says_it_in_one_line(tmp_path):
+    runner = CliRunner()
+    for args in (["--exact-seeds", "9"], ["--no-prove", "--exact-seeds", "3"]):
+        result = runner.invoke(cli, ["solve", "build", "--max-seeds", "3", "--dir",
+                                     str(tmp_path / "x"), *args])
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) <= 3
+    folder = tmp_path / "db"
+    result = runner.invoke(cli, ["solve", "build", "--max-seeds", "3", "--exact-seeds", "3",
+                                 "--dir", str(folder)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["solve", "query", "-p", "0,1,0,0,0,1/0,0,0,0,0,0 24 22 s",
+                                 "-m", "f", "--dir", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "board +0, exact, every line searched" in result.output
+    assert "with this game's history" in result.output
+
+
+def brute(position: Position, tb, memo: dict | None = None) -> int:
+    """The final margin for the side to move of ``position`` with perfect
+    play, its history counted by Position's own repetition rule: every
+    line, a capture into the databases' exact smaller count. What follows
+    depends only on the position and the set of positions since the last
+    capture (``memo``)."""
+    memo = {} if memo is None else memo
+    since = frozenset(s for s in position.history() if s[1] == position.state[1])
+    key = (position.state, since)
+    if key in memo:
+        return memo[key]
+    mover = position.turn
+    best = -99
+    for move in position.legal_moves():
+        child = position.play(move)
+        outcome = child.outcome()
+        scores = child.state[1]
+        if outcome is not None:
+            value = outcome.margin(mover)
+        elif scores != position.state[1]:
+            value = scores[mover] - scores[1 - mover] - tablebase.entry(tb, child.state).value
+        else:
+            value = -brute(child, tb, memo)
+        best = max(best, value)
+    memo[key] = best
+    return best
+
+
+def test_move_values_with_a_history_are_the_brute_force(exact):
+    """Positions of 2 seeds after random quiet moves (a history that can
+    repeat; the brute force cannot do 3): every move's value is the brute
+    force's, and some differ from the game started there with no history."""
+    tb = tablebase.open_tablebase(exact)
+    player = ExactPlayer(tb)
+    rng = random.Random(5)
+    differ = 0
+    for _ in range(200):
+        game = walk(random_endgame(rng, "oware", 2), rng, rng.randrange(1, 12))
+        if game.is_over():
+            continue
+        for value in player.move_values(game):
+            child = game.play(value.move)
+            outcome = child.outcome()
+            if outcome is not None:
+                truth = outcome.margin(game.turn)
+            elif child.state[1] != game.state[1]:
+                truth = value.value  # a capture: the smaller count's entry, both ways
+            else:
+                truth = -brute(child, tb)
+            assert value.value == truth, (game.text(), value)
+        board = tablebase.total_margin(tb, game.state)
+        differ += max(v.value for v in player.move_values(game)) != board
+    assert differ > 0  # the history does change values: the test can tell
+
+
+def perfect(folder):
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", str(folder))
+
+    def play(position: Position) -> str:
+        best = bot.go(position, Limits(depth=4), lambda info: None, threading.Event()).best
+        assert best is not None
+        return best
+
+    return play
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_perfect_bot_keeps_every_value_against_refutation(exact, seed):
+    """From boards of 4..6 seeds after random quiet moves, the perfect bot
+    keeps the value the history-aware search gives, on each side, against
+    an opponent that searches, deviates at random and ends the game by a
+    repetition whenever that is best for it."""
+    tb = tablebase.open_tablebase(exact)
+    player = ExactPlayer(tb)
+    bot = perfect(exact)
+    rng = random.Random(seed)
+    played = 0
+    while played < 6:
+        game = walk(random_endgame(rng, "oware", rng.randrange(4, EXACT + 1)), rng, 4)
+        if game.is_over():
+            continue
+        value = max(v.value for v in player.move_values(game, best_only=True))
+        side = played % 2
+        claim = value if game.turn == side else None
+        opponent = repeater(refuter(Limits(depth=5), rng, 0.3, tb))
+        if claim is None:  # the opponent moves first: the bot holds the rest
+            game.push(opponent(game))
+            if game.is_over():
+                continue
+            claim = max(v.value for v in player.move_values(game, best_only=True))
+        while not game.is_over():
+            game.push(bot(game) if game.turn == side else opponent(game))
+        assert margin_reached(game.outcome(), side, claim), game.text()
+        played += 1
+
+
+def test_two_processes_write_the_same_files(tmp_path, monkeypatch):
+    """The pool of ``-j`` (8 seeds and more, here from 4) against one process."""
+    from bingwa.engine import oware_exact
+
+    monkeypatch.setattr(oware_exact, "POOL_FROM", 4)
+    tablebase.build(tmp_path / "two", 5, jobs=2, prove=True, exact_seeds=5)
+    tablebase.build(tmp_path / "one", 5, jobs=1, prove=True, exact_seeds=5)
+    for path in (tmp_path / "one").iterdir():
+        assert (tmp_path / "two" / path.name).read_bytes() == path.read_bytes(), path.name
