@@ -6,12 +6,11 @@ boards of issue 26 decided, and the two games played from them."""
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 from click.testing import CliRunner
+from support.perfect import perfect
 
-from bingwa.bots import find_bot
 from bingwa.cli import main as cli
 from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
@@ -223,18 +222,6 @@ def replaying(moves: list[str], fallback):
                 return move
             break
         return fallback(position)
-
-    return play
-
-
-def perfect(folder):
-    bot = find_bot("perfect")()
-    bot.set_option("TablebasePath", str(folder))
-
-    def play(position: Position) -> str:
-        best = bot.go(position, Limits(depth=4), lambda info: None, threading.Event()).best
-        assert best is not None
-        return best
 
     return play
 

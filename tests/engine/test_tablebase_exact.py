@@ -9,12 +9,11 @@ perfect bot against an opponent that tries to refute them."""
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 from click.testing import CliRunner
+from support.perfect import perfect
 
-from bingwa.bots import find_bot
 from bingwa.cli import main as cli
 from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
@@ -216,18 +215,6 @@ def test_move_values_with_a_history_are_the_brute_force(exact):
         board = tablebase.total_margin(tb, game.state)
         differ += max(v.value for v in player.move_values(game)) != board
     assert differ > 0  # the history does change values: the test can tell
-
-
-def perfect(folder):
-    bot = find_bot("perfect")()
-    bot.set_option("TablebasePath", str(folder))
-
-    def play(position: Position) -> str:
-        best = bot.go(position, Limits(depth=4), lambda info: None, threading.Event()).best
-        assert best is not None
-        return best
-
-    return play
 
 
 @pytest.mark.parametrize("seed", [0, 1])
