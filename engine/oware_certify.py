@@ -184,7 +184,7 @@ class Certificate:
             self.ranks.append(read_level(self.folder / ranks_name(n, self.rule), n, self.rule,
                                          ranks=True).data.cast("H"))
         self.rules = OwareRules(self.rule)
-        self._solver: tuple[int, ExhaustiveSolver] | None = None
+        self._solver: tuple[int, bool, ExhaustiveSolver] | None = None
 
     # -- what the files say of one board ------------------------------------------------
     def claim(self, pits: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -203,7 +203,9 @@ class Certificate:
         counts (``fresh``: over its own values of them, solved first), the
         count ``seeds`` opened, the stored values its guesses (kept for the
         count's boards)."""
-        if self._solver is None or self._solver[0] != seeds or fresh:
+        kept = self._solver
+        # a fresh solver serves both; one over the files only a check that allows it
+        if kept is None or kept[0] != seeds or fresh and not kept[1]:
             def guess(state: Any) -> int:
                 pits = state[0] if state[2] == 0 else state[0][6:] + state[0][:6]
                 return self.stored(tuple(pits))
@@ -217,8 +219,8 @@ class Certificate:
             for n in range(seeds if fresh else 0):
                 solver.solve_level(n)
             solver.open_level(seeds)
-            self._solver = (seeds, solver)
-        return self._solver[1]
+            kept = self._solver = (seeds, fresh, solver)
+        return kept[2]
 
     def check_searched(self, pits: tuple[int, ...], report: CountReport,
                        fresh: bool = False) -> None:
@@ -226,10 +228,9 @@ class Certificate:
         its value, and that value the exhaustive search's (``fresh``: a
         search that solves the smaller counts itself, not from the files)."""
         n = sum(pits)
-        i = rank(pits)
-        byte = self.values[n][i]
-        lo, hi = self.bounds[n][2 * i] - BIAS, self.bounds[n][2 * i + 1] - BIAS
-        value = (byte & 0x7F) - BIAS
+        byte = self.values[n][rank(pits)]
+        lo, hi, _, _ = self.claim(pits)
+        value = self.stored(pits)
         report.boards += 1
         if byte & CYCLE_FLAG or not lo == hi == value:
             report.fail(f"{show(pits)}: a count solved over every line, yet {value:+d} with "

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .oware_exact import solver_over, turned
+from .oware_exact import solver_over
 from .oware_exhaustive import ExhaustiveSolver, NodeLimit
-from .tablebase import MoveValue, entry
+from .tablebase import MoveValue, board_of, entry
 
 
 class ExactPlayer:
@@ -40,8 +40,7 @@ class ExactPlayer:
     def guess(self, state: Any) -> int:
         """The value with no history: the likely one along a path too (the
         solver's move order and first null window)."""
-        board = tuple(state[0]) if state[2] == 0 else turned(tuple(state[0]))
-        return int(self.tablebase.entry(board)[0])
+        return int(self.tablebase.entry(board_of(state))[0])
 
     def path_bits(self, solver: ExhaustiveSolver, states: list[Any]) -> int:
         """The solver's bit set of ``states``. The solver gives bits only to

@@ -256,3 +256,20 @@ def test_two_processes_write_the_same_files(tmp_path, monkeypatch):
     tablebase.build(tmp_path / "one", 5, jobs=1, prove=True, exact_seeds=5)
     for path in (tmp_path / "one").iterdir():
         assert (tmp_path / "two" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_a_search_that_contradicts_a_proof_stops_the_build(tmp_path, monkeypatch):
+    """The two methods must agree: a value outside a proven bound is one
+    clear error naming the board, and the count is not written."""
+    from bingwa.engine import oware_exact
+
+    real = oware_exact.solve_count
+
+    def wrong(levels, seeds, rule, data, jobs=1):
+        values = real(levels, seeds, rule, data, jobs)
+        return [values[0] + (10 if seeds == 3 else 0)] + values[1:]
+
+    monkeypatch.setattr(tablebase, "solve_count", wrong)
+    with pytest.raises(TablebaseError, match="3 seeds, board .*outside the proven bounds"):
+        tablebase.build(tmp_path, 4, prove=True, exact_seeds=4)
+    assert tablebase.finished_levels(tmp_path, 0) == 2
