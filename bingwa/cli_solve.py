@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -102,14 +103,22 @@ def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, job
         task = bar.add_task(f"oware grandslam={var.options['grandslam']}",
                             total=sum(weight.values()) or 1)
 
+        searching: dict[int, Any] = {}  # a count's own bar while every line is searched
+
         def progress(seeds: int, sweep: int | None, changed: int | None) -> None:
             if sweep is None:
                 now = time.monotonic()
                 timings.append((seeds, now - started["at"]))
                 started["at"] = now
+                if seeds in searching:
+                    bar.remove_task(searching.pop(seeds))
                 bar.update(task, advance=weight[seeds], description=f"{seeds} seeds done")
-            elif sweep == 0:
+            elif sweep == 0 and changed is None:
                 bar.update(task, description=f"{seeds} seeds: every line searched")
+                searching[seeds] = bar.add_task(f"{seeds} seeds: boards searched",
+                                                total=tablebase.positions(seeds))
+            elif sweep == 0:
+                bar.update(searching[seeds], completed=changed)
             else:
                 bar.update(task, description=f"{seeds} seeds: sweep {sweep}, {changed} changed")
 

@@ -102,24 +102,37 @@ def level_values(levels: list[Any]) -> Callable[[tuple[int, ...]], int]:
 
 
 def solve_count(levels: list[Any], seeds: int, rule: int, guess_data: Any,
-                jobs: int = 1) -> list[int]:
+                jobs: int = 1, searched: Callable[[int], None] | None = None) -> list[int]:
     """The value of every board of ``seeds`` seeds, South to move, in rank
     order, the smaller counts' exact values in ``levels`` (value bytes of
     0..seeds-1). From POOL_FROM seeds on, with ``jobs`` > 1, in ``jobs``
-    processes; Ctrl-C ends them and raises KeyboardInterrupt."""
+    processes; Ctrl-C ends them and raises KeyboardInterrupt.
+    ``searched(boards)``: how many boards are solved so far, after every
+    CHUNK of them (and once all are)."""
     db = _db()
     count = int(db.positions(seeds))
     if jobs < 2 or seeds < POOL_FROM:
         solver = solver_over(level_values(levels), seeds, rule, guess_from(guess_data))
-        return [solver.top((tuple(db.unrank(i, seeds)), (0, 0), 0)) for i in range(count)]
+        values = []
+        for i in range(count):
+            values.append(solver.top((tuple(db.unrank(i, seeds)), (0, 0), 0)))
+            if searched is not None and (i + 1) % CHUNK == 0 and i + 1 < count:
+                searched(i + 1)
+        if searched is not None:
+            searched(count)
+        return values
     pool = multiprocessing.get_context("spawn").Pool(
         jobs, initializer=_start,
         initargs=([bytes(level) for level in levels[:seeds]], seeds, rule, bytes(guess_data)))
     values = [0] * count
+    done = 0
     try:
         parts = [(start, min(count, start + CHUNK)) for start in range(0, count, CHUNK)]
         for start, found in pool.imap_unordered(_solve_range, parts):
             values[start:start + len(found)] = found
+            done += len(found)
+            if searched is not None:
+                searched(done)
     except KeyboardInterrupt:
         pool.terminate()
         raise

@@ -27,6 +27,7 @@ import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ ENV_DIR = "BINGWA_DATABASES"
 BLOCK = 1 << 20  # ranks per work item of a sweep (threads take blocks in turn)
 
 # (seeds, sweep, boards changed) after each pass; (seeds, 0, None) when the exhaustive
-# search of a count begins (--exact-seeds); (seeds, None, None) when a count is done
+# search of a count begins (--exact-seeds), then (seeds, 0, boards solved so far) as it
+# goes; (seeds, None, None) when a count is done
 Progress = Callable[[int, int | None, int | None], None]
 
 
@@ -299,9 +301,11 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
             smaller = db.Tablebase(rule, levels, proven)
             data, bounds, ranks = build_level(db, pool, seeds, rule, smaller, progress, prove)
             if seeds <= exact and bounds is not None and ranks is not None:
+                searched = None
                 if progress is not None:
                     progress(seeds, 0, None)  # sweep 0: every line searched
-                values = solve_count(levels, seeds, rule, data, jobs)
+                    searched = partial(progress, seeds, 0)
+                values = solve_count(levels, seeds, rule, data, jobs, searched)
                 try:
                     apply(seeds, values, data, bounds, ranks)
                 except ExactMismatch as exc:

@@ -258,6 +258,27 @@ def test_two_processes_write_the_same_files(tmp_path, monkeypatch):
         assert (tmp_path / "two" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_search_says_how_many_boards_it_solved(tmp_path, monkeypatch, jobs):
+    """A long search (8 seeds: half an hour) shows its progress: the boards
+    solved so far, rising to every board of the count, before the count
+    is done (what the bar of ``solve build`` draws)."""
+    from bingwa.engine import oware_exact
+
+    monkeypatch.setattr(oware_exact, "POOL_FROM", 4)
+    monkeypatch.setattr(oware_exact, "CHUNK", 100)
+    calls = []
+    tablebase.build(tmp_path, 5, jobs=jobs, prove=True, exact_seeds=5,
+                    progress=lambda *call: calls.append(call))
+    for seeds in range(6):
+        mine = [c for c in calls if c[0] == seeds and c[1] in (0, None)]
+        assert mine[0] == (seeds, 0, None) and mine[-1] == (seeds, None, None)
+        counts = [c[2] for c in mine[1:-1]]
+        assert counts == sorted(counts) and counts[-1] == tablebase.positions(seeds)
+        if seeds == 5:  # 4,368 boards: a call per chunk of 100
+            assert len(counts) == -(-tablebase.positions(5) // 100)
+
+
 def test_a_search_that_contradicts_a_proof_stops_the_build(tmp_path, monkeypatch):
     """The two methods must agree: a value outside a proven bound is one
     clear error naming the board, and the count is not written."""
@@ -265,8 +286,8 @@ def test_a_search_that_contradicts_a_proof_stops_the_build(tmp_path, monkeypatch
 
     real = oware_exact.solve_count
 
-    def wrong(levels, seeds, rule, data, jobs=1):
-        values = real(levels, seeds, rule, data, jobs)
+    def wrong(levels, seeds, rule, data, jobs=1, searched=None):
+        values = real(levels, seeds, rule, data, jobs, searched)
         return [values[0] + (10 if seeds == 3 else 0)] + values[1:]
 
     monkeypatch.setattr(tablebase, "solve_count", wrong)
