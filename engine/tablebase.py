@@ -296,6 +296,7 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
     levels = [read_level(path / file_name(n, rule), n, rule).data for n in range(done + 1)]
     proven = [read_level(path / bounds_name(n, rule), n, rule, bounds=True).data
               for n in range(done + 1)] if prove else None
+    sweeps: list[Any] = []  # the guesses of the counts searched (sweep_guesses)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for seeds in range(len(levels), max_seeds + 1):
             smaller = db.Tablebase(rule, levels, proven)
@@ -305,7 +306,8 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
                 if progress is not None:
                     progress(seeds, 0, None)  # sweep 0: every line searched
                     searched = partial(progress, seeds, 0)
-                values = solve_count(levels, seeds, rule, data, jobs, searched)
+                guesses = sweep_guesses(db, pool, seeds, rule, sweeps)
+                values = solve_count(levels, seeds, rule, guesses, jobs, searched)
                 try:
                     apply(seeds, values, data, bounds, ranks)
                 except ExactMismatch as exc:
@@ -324,6 +326,23 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
             if progress is not None:
                 progress(seeds, None, None)
     return list(range(len(levels)))
+
+
+def sweep_guesses(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int,
+                  sweeps: list[Any]) -> Any:
+    """The value bytes of ``seeds`` seeds that a build without --prove
+    stores, each count over the same build's smaller counts (``sweeps``
+    holds them, extended here): the guesses that order the moves of the
+    history-aware search of a count (oware_exact.solve_count). Guesses only,
+    but they decide its time: on 300 random boards of 8 seeds, ordered by
+    the proving build's own bytes (over the exact smaller counts) 10 of the
+    first 59 ran past 300,000 nodes, ordered by these all 300 took 1.5 M
+    nodes together (docs/databases.md, "Every line searched")."""
+    while len(sweeps) <= seeds:
+        data, _, _ = build_level(db, pool, len(sweeps), rule, db.Tablebase(rule, sweeps, None),
+                                 None, False)
+        sweeps.append(data)
+    return sweeps[seeds]
 
 
 def make_folder(folder: str | os.PathLike[str]) -> Path:
