@@ -56,7 +56,7 @@ dir_option = click.option(
 @click.option("--exact-seeds", type=click.IntRange(-1, 8), default=None, metavar="N",
               help="Solve every board of 0..N seeds over every line, repetitions included, "
                    "so that each of their entries is exact (a proving build; -1: none; 8 "
-                   "takes about half an hour with -j 2). Default: as the folder was built; "
+                   "takes about 12 minutes with -j 2). Default: as the folder was built; "
                    "a new folder 7.")
 @dir_option
 @variant_option

@@ -9,7 +9,7 @@ from typing import Any
 
 from .oware_exact import solver_over
 from .oware_exhaustive import ExhaustiveSolver, NodeLimit
-from .tablebase import MoveValue, board_of, entry
+from .tablebase import MoveValue, board_of, entry, plain_guess
 
 
 class ExactPlayer:
@@ -32,8 +32,10 @@ class ExactPlayer:
         solver = self._solvers.get(seeds)
         if solver is None:
             self._solvers.clear()  # one count at a time: the seeds only fall
+            # ordered by the sweeps' guesses, not the exact values (plain_guess)
             solver = solver_over(lambda board: int(self.tablebase.entry(board)[0]), seeds,
-                                 self.tablebase.grandslam, self.guess, known=True)
+                                 self.tablebase.grandslam,
+                                 plain_guess(seeds, self.tablebase.grandslam), known=True)
             self._solvers[seeds] = solver
         return solver
 
