@@ -21,11 +21,13 @@ figure, not a test; Ctrl-C stops it with what it has.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
+import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
@@ -40,6 +42,8 @@ from bingwa.engine.playout import (
     walk,
 )
 from bingwa.engine.searcher import Searcher
+
+CHUNK = 100  # boards a task (about; each task takes every tasks-th board)
 
 
 def seed_range(text: str) -> tuple[int, int]:
@@ -167,21 +171,27 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(exc))
     start = time.monotonic()
     total = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": []}
+    tb_total = dict.fromkeys(total, 0) | {"refuted": [], "kept": 0, "moves": 0}
+    # small tasks (each its share of the boards; every board has its own
+    # generator, so the split changes nothing), so that Ctrl-C keeps what is done
+    tasks = max(args.jobs, args.boards // CHUNK)
+    pool = multiprocessing.get_context("spawn").Pool(
+        args.jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    interrupted = False
     try:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            for part in pool.map(run_share, [args] * args.jobs, range(args.jobs),
-                                 [args.jobs] * args.jobs):
+        parts = [(run_share, total)] + [(database_claims, tb_total)] * bool(args.tablebase)
+        for work, into in parts:
+            for part in pool.imap_unordered(partial(work, args, shares=tasks), range(tasks)):
                 for key, value in part.items():
-                    total[key] += value
-            if args.tablebase:
-                tb_total = dict.fromkeys(total, 0) | {"refuted": [], "kept": 0, "moves": 0}
-                for part in pool.map(database_claims, [args] * args.jobs, range(args.jobs),
-                                     [args.jobs] * args.jobs):
-                    for key, value in part.items():
-                        tb_total[key] += value
+                    into[key] += value
     except KeyboardInterrupt:
-        print("claims: interrupted", file=sys.stderr)
-        return 130
+        interrupted = True
+        pool.terminate()
+        print("claims: interrupted; what was finished:", file=sys.stderr)
+    else:
+        pool.close()
+    finally:
+        pool.join()
     for line in total["refuted"]:
         print(f"refuted: {line}")
     if args.tablebase:
@@ -195,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{total['draws']} draws, {total['plies']} plies played), refuted "
           f"{len(total['refuted'])}, wins reached later than claimed {total['slow']}, "
           f"{time.monotonic() - start:.0f} s")
+    if interrupted:
+        return 130
     return 1 if total["refuted"] or (args.tablebase and tb_total["refuted"]) else 0
 
 
