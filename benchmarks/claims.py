@@ -21,13 +21,13 @@ figure, not a test; Ctrl-C stops it with what it has.
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import random
 import signal
 import sys
 import threading
 import time
-from functools import partial
 
 from bingwa.engine import Position, tablebase
 from bingwa.engine.limits import Limits
@@ -67,10 +67,17 @@ def positive(text: str) -> int:
     return value
 
 
+@functools.cache
+def databases(folder: str | None):
+    """The databases of ``folder`` (None: none), read once a process: a
+    worker runs many tasks."""
+    return tablebase.open_tablebase(folder) if folder else None
+
+
 def run_share(args: argparse.Namespace, share: int, shares: int) -> dict:
     """Boards share, share + shares, ... of the run (each with its own
     generator, so the result does not depend on -j)."""
-    tb = tablebase.open_tablebase(args.tablebase) if args.tablebase else None
+    tb = databases(args.tablebase)
     out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": []}
     for board in range(share, args.boards, shares):
         rng = random.Random(f"{args.seed}:{board}")
@@ -105,7 +112,7 @@ def database_claims(args: argparse.Namespace, share: int, shares: int) -> dict:
     final margin (engine/playout.py, margin_reached)."""
     from bingwa.bots import find_bot
 
-    tb = tablebase.open_tablebase(args.tablebase)
+    tb = databases(args.tablebase)
     bot = find_bot("perfect")()
     bot.set_option("TablebasePath", args.tablebase)
     out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": [],
@@ -181,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parts = [(run_share, total)] + [(database_claims, tb_total)] * bool(args.tablebase)
         for work, into in parts:
-            for part in pool.imap_unordered(partial(work, args, shares=tasks), range(tasks)):
+            for part in pool.imap_unordered(functools.partial(work, args, shares=tasks), range(tasks)):
                 for key, value in part.items():
                     into[key] += value
     except KeyboardInterrupt:
