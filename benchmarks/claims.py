@@ -193,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
                     into[key] += value
     except KeyboardInterrupt:
         interrupted = True
+        # a second Ctrl-C (or `timeout`, which signals the process and then
+        # its group) must not break off the clean-up: the pool would hang
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         pool.terminate()
         print("claims: interrupted; what was finished:", file=sys.stderr)
     else:
