@@ -28,7 +28,7 @@ from collections import defaultdict
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
 from bingwa.engine.searcher import Searcher
-from bingwa.engine.solvers import KalahSolver, default_db_seeds
+from bingwa.engine.solvers import KalahSolver, endgame_solver
 from bingwa.tournament.stats import wilson_interval
 
 BIN = 8  # seeds in the pits a row of the table covers
@@ -106,9 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"databases 0..{args.db_seeds} seeds: {solver.db_seconds:.0f} s", flush=True)
     engine = Searcher()
     if args.endgames > 0:
-        variant = Position("kalah").variant
-        engine.set_kalah_endgames(KalahSolver(variant, default_db_seeds(
-            6, variant.total_seeds(), args.endgames << 20), table_mb=1))
+        engine.set_kalah_endgames(endgame_solver(Position("kalah").variant, args.endgames))
     kept: dict[int, list[bool]] = defaultdict(list)
     results_lost = 0  # moves that turn a win into a draw or loss, or a draw into a loss
     losses: list[str] = []

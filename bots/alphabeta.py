@@ -105,9 +105,10 @@ class AlphaBetaBot(Bot):
         return self._tablebases[rule]
 
     def kalah_endgames(self, position: Position) -> Any:
-        """The Kalah solver's databases for ``position``'s board within the
-        ``Kalah Endgames`` budget (built once), or None."""
-        from bingwa.engine.solvers import KalahSolver, default_db_seeds
+        """The Kalah solver for ``position``'s board within the ``Kalah
+        Endgames`` budget (built once), or None: databases in three
+        quarters of it, the table of its root solves in the rest."""
+        from bingwa.engine.solvers import endgame_solver
 
         budget = self.option("Kalah Endgames")
         variant = position.variant
@@ -115,9 +116,7 @@ class AlphaBetaBot(Bot):
             return None
         spec = variant.spec()
         if spec not in self._kalah:
-            pits = int(variant.options["pits"])
-            seeds = default_db_seeds(pits, variant.total_seeds(), budget << 20)
-            self._kalah = {spec: KalahSolver(variant, seeds, table_mb=1)}
+            self._kalah = {spec: endgame_solver(variant, budget)}
         return self._kalah[spec]
 
     def set_option(self, name: str, value: str | None) -> None:

@@ -34,6 +34,7 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
+from bingwa.engine._clock cimport now_seconds
 from bingwa.engine._owaredb cimport PROBE_EXACT, PROBE_MISS, ProbeHook
 from bingwa.engine.kalah_c cimport KalahState
 
@@ -140,7 +141,9 @@ cdef class KalahSolver:
     cdef int8_t** levels                    # levels[S]: the database of S seeds
     cdef Entry* table
     cdef uint64_t mask
-    cdef int interrupted
+    cdef int interrupted                    # 1: Ctrl-C; 2: the budget of ``best`` ran out
+    cdef unsigned long long stop_nodes      # ``best``: stop at this node count (0: never)
+    cdef double deadline                    # ``best``: stop at this time.monotonic() (0: never)
     cdef KalahView view
     cdef ProbeHook hook
 
@@ -197,6 +200,10 @@ cdef class KalahSolver:
         free(self.counts)
         free(self.offsets)
         free(self.table)
+
+    def clear(self):
+        """Empty the table (the databases stay)."""
+        memset(self.table, 0, (self.mask + 1) * sizeof(Entry))
 
     def level_size(self, int seeds):
         """Positions in the database of ``seeds`` seeds."""
@@ -352,6 +359,11 @@ cdef class KalahSolver:
         if self.nodes & 0xFFFFF == 0 and PyErr_CheckSignals() < 0:
             PyErr_Clear()  # raised as SolveInterrupted once the search unwinds
             self.interrupted = 1
+        if not self.interrupted and (
+                (self.stop_nodes and self.nodes >= self.stop_nodes)
+                or (self.deadline > 0.0 and self.nodes & 0xFFF == 0
+                    and now_seconds() >= self.deadline)):
+            self.interrupted = 2
         if self.interrupted:
             return 0
         # Step 1. The table: proven bounds on V
@@ -462,20 +474,14 @@ cdef class KalahSolver:
             raise ValueError(f"the solver takes at most {MAX_SEEDS} seeds in the pits")
         return total
 
-    def value(self, pits, int guess=0, progress=None):
-        """V of ``pits`` (the mover's row first) by MTD(f) from ``guess``;
-        ``progress(lower, upper)`` is called after each step."""
-        cdef uint8_t p[12]
-        cdef int seeds = self.load(pits, p)
+    cdef int mtd(self, const uint8_t* p, int seeds, int guess, object progress) except *:
+        """V of ``p`` by MTD(f) from ``guess`` (not over; check ``interrupted``)."""
         cdef int lower = -seeds, upper = seeds, g = guess, beta
-        if self.row_margin(p) != INF:
-            return self.row_margin(p)
         while lower < upper:
             beta = g + 1 if g == lower else g
             g = self.search(p, seeds, beta - 1, beta)
             if self.interrupted:
-                self.interrupted = 0
-                raise SolveInterrupted()
+                return 0
             if g < beta:
                 upper = g
             else:
@@ -484,14 +490,11 @@ cdef class KalahSolver:
                 progress(lower, upper)
         return g
 
-    def move_at_least(self, pits, int move, int target):
-        """Whether sowing pit ``move`` of ``pits`` (mover first) is worth at
-        least ``target`` to the mover (one null-window search)."""
-        cdef uint8_t p[12]
-        cdef int seeds = self.load(pits, p), v
+    cdef int move_value_at_least(self, const uint8_t* p, int seeds, int move, int target) noexcept:
+        """Whether sowing pit ``move`` of ``p`` is worth at least ``target``
+        (one null-window search; check ``interrupted``)."""
         cdef Child c
-        if not 0 <= move < self.m or not p[move] or self.row_margin(p) != INF:
-            raise ValueError("no such move")
+        cdef int v
         self.sow(p, move, &c)
         if c.ended:
             v = c.gain + c.rest
@@ -499,10 +502,76 @@ cdef class KalahSolver:
             v = c.gain + self.search(c.pits, seeds - c.gain, target - 1 - c.gain, target - c.gain)
         else:
             v = c.gain - self.search(c.pits, seeds - c.gain, c.gain - target, c.gain - target + 1)
-        if self.interrupted:
-            self.interrupted = 0
-            raise SolveInterrupted()
         return v >= target
+
+    cdef int raise_interrupted(self) except -1:
+        self.interrupted = 0
+        raise SolveInterrupted()
+
+    def value(self, pits, int guess=0, progress=None):
+        """V of ``pits`` (the mover's row first) by MTD(f) from ``guess``;
+        ``progress(lower, upper)`` is called after each step."""
+        cdef uint8_t p[12]
+        cdef int seeds = self.load(pits, p), g
+        if self.row_margin(p) != INF:
+            return self.row_margin(p)
+        g = self.mtd(p, seeds, guess, progress)
+        if self.interrupted:
+            self.raise_interrupted()
+        return g
+
+    def best(self, pits, int guess=0, unsigned long long node_budget=0, double deadline=0.0):
+        """``(V, move)`` of ``pits`` (mover first, not over): the value and
+        a move that keeps it (the table's move tried first), or None when
+        ``node_budget`` more nodes (0: no limit) or the ``deadline``
+        (time.monotonic() seconds, 0: none) come first. Ctrl-C raises
+        SolveInterrupted. What a stopped solve proved stays in the table."""
+        cdef uint8_t p[12]
+        cdef int seeds = self.load(pits, p), v = 0, i, first = -1, found = -1, stopped
+        cdef uint64_t h
+        cdef Entry* e
+        if self.row_margin(p) != INF:
+            raise ValueError("the game is over")
+        self.stop_nodes = self.nodes + node_budget if node_budget else 0
+        self.deadline = deadline
+        try:
+            v = self.mtd(p, seeds, max(-seeds, min(seeds, guess)), None)
+            if not self.interrupted:
+                h = pits_hash(p)
+                e = &self.table[(h & self.mask) & ~(<uint64_t> 1)]
+                if memcmp(e.pits, p, 12) == 0 and e.seeds:
+                    first = e.move
+                elif memcmp(e[1].pits, p, 12) == 0 and e[1].seeds:
+                    first = e[1].move
+                if 0 <= first < self.m and p[first] and self.move_value_at_least(p, seeds, first, v):
+                    found = first
+                for i in range(self.m):
+                    if found >= 0 or self.interrupted:
+                        break
+                    if i != first and p[i] and self.move_value_at_least(p, seeds, i, v):
+                        found = i
+        finally:
+            self.stop_nodes = 0
+            self.deadline = 0.0
+        stopped = self.interrupted
+        if stopped == 1:
+            self.raise_interrupted()
+        self.interrupted = 0
+        if stopped or found < 0:
+            return None
+        return v, found
+
+    def move_at_least(self, pits, int move, int target):
+        """Whether sowing pit ``move`` of ``pits`` (mover first) is worth at
+        least ``target`` to the mover (one null-window search)."""
+        cdef uint8_t p[12]
+        cdef int seeds = self.load(pits, p), keeps
+        if not 0 <= move < self.m or not p[move] or self.row_margin(p) != INF:
+            raise ValueError("no such move")
+        keeps = self.move_value_at_least(p, seeds, move, target)
+        if self.interrupted:
+            self.raise_interrupted()
+        return bool(keeps)
 
     def db_lookup(self, pits):
         """V of ``pits`` from the databases (they must cover its seeds)."""

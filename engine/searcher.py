@@ -86,6 +86,11 @@ VARIANT_KNOBS: dict[str, dict[str, int]] = {
     "kujifunza": {"capture_cost": 2, "capture_cost_pv": 0},
 }
 
+# Kalah with ``Kalah Endgames``: the solver may spend this share of a
+# move's (soft) time, or of its node limit, on the root's exact value
+# before the search (docs/solving.md, "Perfect play in the engine")
+ROOT_SOLVE_SHARE = 0.5
+
 Emit = Callable[[Info], None]
 
 BOUND_NAMES = {1: "upperbound", 2: "lowerbound"}
@@ -200,6 +205,8 @@ class Searcher:
         self.knobs: dict[str, int] = {}
         self._kernels: dict[str, Any] = {}
         self._active: list[Any] = [self.engine]  # the engines of the last search
+        # the last root the Kalah solver could not finish: (seeds, budget)
+        self._unsolved: tuple[int, float] | None = None
 
     # -- housekeeping --------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -233,6 +240,9 @@ class Searcher:
     def new_game(self) -> None:
         """Forget the last game: table, killers, history."""
         self.engine.clear()
+        self._unsolved = None
+        if self.kalah_endgames is not None:
+            self.kalah_endgames.solver.clear()
         for helper in self._helpers:
             helper.clear()
 
@@ -340,6 +350,12 @@ class Searcher:
         timer = TimeManager(limits, position.turn, start,
                             position.variant.moves_left(position.state))
         node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
+        if self._solver_for_root(position, limits, multipv) is not None:
+            solved = self._solve_root(position, timer, node_cap, emit, start)
+            if solved is not None:
+                return solved
+            if node_cap:
+                node_cap = max(1, node_cap - self.nodes)
         # a node limit searches on one thread: fixed-node searches stay
         # deterministic whatever ``threads`` is (docs/search.md, "Threads")
         parallel = bool(self._helpers) and node_cap is None
@@ -402,6 +418,56 @@ class Searcher:
         best = final[0]
         ponder = best.pv[1] if len(best.pv) > 1 else None
         return SearchResult(best.move, ponder, best.info)
+
+    def _solver_for_root(self, position: Position, limits: Limits, multipv: int) -> Any:
+        """The Kalah solver that may decide this search's root, or None:
+        a move to play (not analysis: no ``infinite``, ``ponder``,
+        ``depth``, ``searchmoves`` or MultiPV)."""
+        solver = self.kalah_endgames
+        if (solver is None or not solver.plays(position.variant) or multipv > 1
+                or limits.searchmoves or limits.infinite or limits.ponder or limits.depth):
+            return None
+        return solver
+
+    def _solve_root(self, position: Position, timer: TimeManager, node_cap: int | None,
+                    emit: Emit | None, start: float) -> SearchResult | None:
+        """The root's exact value and a line keeping it, when the Kalah
+        solver finds them within ``ROOT_SOLVE_SHARE`` of the budget (a
+        node limit's nodes, else the soft time), or None (``self.nodes``:
+        the solver's nodes spent). A root no larger than one the solver
+        gave up on with no larger budget is not tried (seeds in the pits
+        only ever fall in a Kalah game)."""
+        solver = self.kalah_endgames
+        seeds = variant_seeds(position)
+        if node_cap:
+            nodes, deadline, budget = max(1, int(node_cap * ROOT_SOLVE_SHARE)), 0.0, float(node_cap)
+        elif timer.budget.soft_ms is not None:
+            nodes, budget = 0, timer.budget.soft_ms
+            deadline = start + budget * ROOT_SOLVE_SHARE / 1000
+        else:
+            return None
+        if self._unsolved is not None and seeds >= self._unsolved[0] and budget <= self._unsolved[1]:
+            return None
+        before = solver.nodes
+        found = solver.best_line(position, nodes, deadline)
+        self.nodes = solver.nodes - before
+        if found is None:
+            self._unsolved = (seeds, budget)
+            return None
+        value, pv = found
+        module = self._module
+        score = 0 if value == 0 else (1 if value > 0 else -1) * (
+            module.MATE_SCORE - module.TABLEBASE_PLIES * module.SPAN + min(abs(value), module.SPAN - 1))
+        elapsed = time.monotonic() - start
+        info = Info(depth=len(pv), seldepth=len(pv), score_cp=100 * value, nodes=self.nodes,
+                    nps=int(self.nodes / elapsed) if elapsed > 0 else None,
+                    time=int(elapsed * 1000), tbhits=1, pv=pv)
+        if emit is not None:
+            emit(Info(string=f"exact: the Kalah solver's value {value:+d}, the line keeps it"))
+            emit(info)
+        self.tbhits = 1
+        self.lines = [Line(pv[0], score, info, pv)]
+        return SearchResult(pv[0], pv[1] if len(pv) > 1 else None, info)
 
     def _lines(self, position: Position, depth: int, count: int, elapsed: float) -> list[Line]:
         """The first ``count`` root moves as reports."""

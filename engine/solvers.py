@@ -140,6 +140,36 @@ class KalahSolver:
         except self.module.SolveInterrupted as exc:
             raise SolveInterrupted("interrupted: the solve did not finish") from exc
 
+    def best_line(self, position: Position, node_budget: int = 0, deadline: float = 0.0,
+                  max_plies: int = 16, guess: int = 0) -> tuple[int, list[str]] | None:
+        """``(value, line)``: ``position``'s exact value (the side to
+        move's final margin) and a line of moves that keep the value,
+        as long as the budget allows (at least one move, at most
+        ``max_plies``), or None when ``node_budget`` more nodes (0: no
+        limit) or the ``deadline`` (time.monotonic(), 0: none) come before
+        the value. Nothing partial is claimed; the play engine's root solve
+        (Searcher, ``Kalah Endgames``)."""
+        pits, lead = _kalah_pits(position)
+        stop_at = self.nodes + node_budget
+        found = self.solver.best(pits, guess - lead, node_budget, deadline)
+        if found is None:
+            return None
+        value, child = int(found[0]) + lead, position
+        line: list[str] = []
+        full = value  # the value for the side to move at ``child``
+        while found is not None and len(line) < max_plies:
+            code = found[1] + child.turn * self.pits
+            move = next(m for m in child.legal_moves() if m.code == code)
+            line.append(move.text)
+            mover, child = child.turn, child.play(move.text)
+            if child.is_over() or (node_budget and self.nodes >= stop_at):
+                break
+            full = full if child.turn == mover else -full  # the move keeps the value
+            pits, lead = _kalah_pits(child)
+            left = stop_at - self.nodes if node_budget else 0
+            found = self.solver.best(pits, full - lead, left, deadline)
+        return value, line
+
     def keeps(self, position: Position, move: str, value: int) -> bool:
         """Whether ``move`` keeps the final margin ``value`` (the position's,
         from ``value``) for the side to move."""
@@ -149,6 +179,15 @@ class KalahSolver:
             return bool(self.solver.move_at_least(pits, code, value - lead))
         except self.module.SolveInterrupted as exc:
             raise SolveInterrupted("interrupted: the solve did not finish") from exc
+
+
+def endgame_solver(variant: Any, budget_mb: int) -> KalahSolver:
+    """The solver the engine plays with (``Kalah Endgames``): databases in
+    three quarters of ``budget_mb`` MiB, the table of its root solves in
+    the rest (at least 1 MiB)."""
+    pits = int(variant.options["pits"])
+    seeds = default_db_seeds(pits, variant.total_seeds(), (budget_mb << 20) * 3 // 4)
+    return KalahSolver(variant, seeds, table_mb=max(1, budget_mb // 4))
 
 
 def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int = TABLE_MB,

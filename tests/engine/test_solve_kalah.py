@@ -250,3 +250,84 @@ def test_the_search_reads_the_solver_databases_exactly():
     # 0..10 seeds: C(22, 12) = 646,646 positions fit 1 MiB, 0..11 (1,352,078) do not
     assert bot.kalah_endgames(Position(variant)).db_seeds == 10
     assert bot.kalah_endgames(Position("oware")) is None
+
+
+def test_best_line_is_exact_and_stops_at_its_budget():
+    """``best_line``: the exhaustive minimax's value, and a line every move
+    of which keeps it; a budget that runs out claims nothing, and the same
+    node budget stops at the same node."""
+    import time
+
+    from bingwa.engine.solvers import KalahSolver
+
+    variant = Position("kalah pits=3 seeds=3").variant
+    solver = KalahSolver(variant, 4, table_mb=1)
+    rng = random.Random(7)
+    for _ in range(25):
+        pos = Position(variant)
+        for _ in range(rng.randrange(6)):
+            if not pos.is_over():
+                pos.push(rng.choice(pos.legal_moves()))
+        if pos.is_over():
+            continue
+        value, line = solver.best_line(pos)
+        assert value == perfect_margin(variant.spec(), pos.text())
+        full = value
+        for move in line:
+            assert move_values(pos)[move] == full, (pos.text(), line)
+            mover, pos = pos.turn, pos.play(move)
+            if pos.is_over():
+                break
+            full = full if pos.turn == mover else -full
+        assert line
+    big = KalahSolver(Position("kalah").variant, 0, table_mb=1)
+    start = Position("kalah")
+    spent = []
+    for _ in range(2):
+        before = big.nodes
+        assert big.best_line(start, node_budget=5000) is None
+        spent.append(big.nodes - before)
+    assert spent == [5000, 5000]
+    assert big.best_line(start, deadline=time.monotonic() - 1) is None
+
+
+def test_the_engine_plays_the_solvers_move_when_the_solver_finishes():
+    """With ``Kalah Endgames``, a move's search first asks the solver for
+    the root's exact value within half its budget: a solved root is
+    answered with a move keeping the value and the exact score; an
+    unsolved one is searched as before, within the nodes left."""
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import Searcher
+    from bingwa.engine.solvers import KalahSolver
+
+    pytest.importorskip("bingwa.engine.search")
+    variant = Position("kalah").variant
+    solver = KalahSolver(variant, 8, table_mb=4)
+    judge = KalahSolver(variant, 8, table_mb=4)
+    searcher = Searcher(4)
+    searcher.set_kalah_endgames(solver)
+    rng = random.Random(5)
+    solved = 0
+    while solved < 12:
+        pos = Position(variant)
+        while not pos.is_over() and sum(pos.state[0]) > 18:
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.is_over():
+            continue
+        notes: list[str] = []
+        result = searcher.search(pos, Limits(nodes=2_000_000),
+                                 lambda info, notes=notes: notes.append(info.string or ""))
+        value = judge.value(pos)
+        assert result.info.tbhits == 1 and result.info.score_cp == 100 * value
+        assert result.info.score_mate is None and result.info.pv[0] == result.best
+        assert judge.keeps(pos, result.best, value)
+        assert any(note.startswith("exact: the Kalah solver's value") for note in notes)
+        solved += 1
+    searcher.new_game()
+    result = searcher.search(Position(variant), Limits(nodes=20_000))
+    assert result.info.tbhits != 1 or result.info.score_cp != 0  # searched, not solved
+    assert result.info.depth >= 1 and searcher.nodes <= 20_000
+    first = searcher.nodes
+    searcher.new_game()
+    assert searcher.search(Position(variant), Limits(nodes=20_000)).best == result.best
+    assert searcher.nodes == first  # deterministic at a node limit
