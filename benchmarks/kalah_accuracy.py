@@ -12,9 +12,11 @@ solver (engine/solvers.py, databases of 0..``--db-seeds`` seeds) whether
 the move keeps the position's value (its final margin). Prints the share
 of moves that do, with its 95 % interval (Wilson) and by the seeds in the
 pits, how many keep at least the result (win, draw or loss), and each
-move that loses value with how much. ``--endgames MB``: the engine probes
-the solver's databases (the ``Kalah Endgames`` option) as it plays. A
-figure, not a test (docs/solving.md); Ctrl-C prints what it has.
+move that loses value with how much. ``--endgames MB``: the engine plays
+with the ``Kalah Endgames`` option: it probes the solver's databases as
+it searches and first asks the solver for the root's exact value within a
+tenth of the move's time. A figure, not a test (docs/solving.md); Ctrl-C
+prints what it has.
 """
 
 from __future__ import annotations

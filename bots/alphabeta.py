@@ -16,7 +16,9 @@ Options:
 - ``Kalah Endgames``: MiB for the Kalah solver's databases (every
   position of up to so many seeds in the pits, exact: engine/solvers.py),
   built in memory at the first Kalah search (about 1.7 s for 16 MiB,
-  14 seeds, on this 2-core machine) and probed at every node; 0: none.
+  14 seeds, on this 2-core machine) and probed at every node; a move
+  first asks the solver for the root's exact value (a tenth of its time)
+  and then plays or searches only moves that keep it; 0: none.
 """
 
 from __future__ import annotations

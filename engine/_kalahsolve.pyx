@@ -520,16 +520,20 @@ cdef class KalahSolver:
             self.raise_interrupted()
         return g
 
-    def best(self, pits, int guess=0, unsigned long long node_budget=0, double deadline=0.0):
-        """``(V, move)`` of ``pits`` (mover first, not over): the value and
-        a move that keeps it (the table's move tried first), or None when
-        ``node_budget`` more nodes (0: no limit) or the ``deadline``
-        (time.monotonic() seconds, 0: none) come first. Ctrl-C raises
-        SolveInterrupted. What a stopped solve proved stays in the table."""
+    def best(self, pits, int guess=0, unsigned long long node_budget=0, double deadline=0.0,
+             bint every=False):
+        """``(V, moves)`` of ``pits`` (mover first, not over): the value and
+        a move that keeps it (the table's move tried first), with ``every``
+        each move that does (as many as the budget allows, at least one),
+        or None when ``node_budget`` more nodes (0: no limit) or the
+        ``deadline`` (time.monotonic() seconds, 0: none) come before the
+        value and one move. Ctrl-C raises SolveInterrupted. What a stopped
+        solve proved stays in the table."""
         cdef uint8_t p[12]
-        cdef int seeds = self.load(pits, p), v = 0, i, first = -1, found = -1, stopped
+        cdef int seeds = self.load(pits, p), v = 0, i, first = -1, stopped
         cdef uint64_t h
         cdef Entry* e
+        moves = []
         if self.row_margin(p) != INF:
             raise ValueError("the game is over")
         self.stop_nodes = self.nodes + node_budget if node_budget else 0
@@ -543,13 +547,15 @@ cdef class KalahSolver:
                     first = e.move
                 elif memcmp(e[1].pits, p, 12) == 0 and e[1].seeds:
                     first = e[1].move
-                if 0 <= first < self.m and p[first] and self.move_value_at_least(p, seeds, first, v):
-                    found = first
+                if (0 <= first < self.m and p[first] and self.move_value_at_least(p, seeds, first, v)
+                        and not self.interrupted):
+                    moves.append(first)
                 for i in range(self.m):
-                    if found >= 0 or self.interrupted:
+                    if self.interrupted or (moves and not every):
                         break
                     if i != first and p[i] and self.move_value_at_least(p, seeds, i, v):
-                        found = i
+                        if not self.interrupted:
+                            moves.append(i)
         finally:
             self.stop_nodes = 0
             self.deadline = 0.0
@@ -557,9 +563,9 @@ cdef class KalahSolver:
         if stopped == 1:
             self.raise_interrupted()
         self.interrupted = 0
-        if stopped or found < 0:
+        if not moves:
             return None
-        return v, found
+        return v, moves
 
     def move_at_least(self, pits, int move, int target):
         """Whether sowing pit ``move`` of ``pits`` (mover first) is worth at

@@ -89,7 +89,11 @@ VARIANT_KNOBS: dict[str, dict[str, int]] = {
 # Kalah with ``Kalah Endgames``: the solver may spend this share of a
 # move's (soft) time, or of its node limit, on the root's exact value
 # before the search (docs/solving.md, "Perfect play in the engine")
-ROOT_SOLVE_SHARE = 0.5
+ROOT_SOLVE_SHARE = 0.1
+# after a root of S seeds in the pits went unsolved, the next try waits for
+# a root of at most S - UNSOLVED_GAP (or a larger budget): a failed try
+# costs its share of the search, and seeds leave the pits slowly
+UNSOLVED_GAP = 3
 
 Emit = Callable[[Info], None]
 
@@ -350,16 +354,17 @@ class Searcher:
         timer = TimeManager(limits, position.turn, start,
                             position.variant.moves_left(position.state))
         node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
+        exact = None  # the root's exact value and the moves keeping it (Kalah Endgames)
         if self._solver_for_root(position, limits, multipv) is not None:
-            solved = self._solve_root(position, timer, node_cap, emit, start)
-            if solved is not None:
-                return solved
+            exact = self._solve_root(position, timer, node_cap, start)
             if node_cap:
                 node_cap = max(1, node_cap - self.nodes)
+            if exact is not None and len(exact[1]) == 1:
+                return self._solved(exact, self.nodes, emit, start)
         # a node limit searches on one thread: fixed-node searches stay
         # deterministic whatever ``threads`` is (docs/search.md, "Threads")
         parallel = bool(self._helpers) and node_cap is None
-        n_roots = self._start(position, limits.searchmoves, helpers=parallel)
+        n_roots = self._start(position, exact[1] if exact else limits.searchmoves, helpers=parallel)
         prover = DrawProver(self.engine, position, [m[0] for m in self.engine.root_moves()],
                             self._module.DEPTH_LIMIT)
         depth_cap = self._module.DEPTH_LIMIT
@@ -412,6 +417,10 @@ class Searcher:
         self.tbhits = self._total("tbhits")
 
         final = self._final_lines(position, completed, depth, multipv, elapsed)
+        if exact is not None:
+            self._mark_exact(final[0].info, exact, emit)
+            if emit is not None:
+                emit(final[0].info)
         self.lines = final
         if waits_for_stop and stop_event is not None:
             stop_event.wait()
@@ -430,13 +439,14 @@ class Searcher:
         return solver
 
     def _solve_root(self, position: Position, timer: TimeManager, node_cap: int | None,
-                    emit: Emit | None, start: float) -> SearchResult | None:
-        """The root's exact value and a line keeping it, when the Kalah
-        solver finds them within ``ROOT_SOLVE_SHARE`` of the budget (a
-        node limit's nodes, else the soft time), or None (``self.nodes``:
-        the solver's nodes spent). A root no larger than one the solver
-        gave up on with no larger budget is not tried (seeds in the pits
-        only ever fall in a Kalah game)."""
+                    start: float) -> tuple[int, list[str], list[str]] | None:
+        """The Kalah solver's ``(value, keeping, line)`` of the root
+        (solvers.KalahSolver.best_line) when it finds them within
+        ``ROOT_SOLVE_SHARE`` of the budget (a node limit's nodes, else the
+        soft time), or None; ``self.nodes``: the solver's nodes spent. After
+        a root the solver gave up on, roots of more than its seeds less
+        ``UNSOLVED_GAP`` are not tried with no larger budget (seeds in the
+        pits only ever fall in a Kalah game)."""
         solver = self.kalah_endgames
         seeds = variant_seeds(position)
         if node_cap:
@@ -446,28 +456,46 @@ class Searcher:
             deadline = start + budget * ROOT_SOLVE_SHARE / 1000
         else:
             return None
-        if self._unsolved is not None and seeds >= self._unsolved[0] and budget <= self._unsolved[1]:
+        if (self._unsolved is not None and seeds > self._unsolved[0] - UNSOLVED_GAP
+                and budget <= self._unsolved[1]):
             return None
         before = solver.nodes
-        found = solver.best_line(position, nodes, deadline)
+        found: tuple[int, list[str], list[str]] | None = solver.best_line(position, nodes, deadline)
         self.nodes = solver.nodes - before
         if found is None:
             self._unsolved = (seeds, budget)
-            return None
-        value, pv = found
+        return found
+
+    def _solved(self, exact: tuple[int, list[str], list[str]], nodes: int, emit: Emit | None,
+                start: float) -> SearchResult:
+        """The answer when one move alone keeps the root's exact value."""
+        value, _keeping, pv = exact
         module = self._module
         score = 0 if value == 0 else (1 if value > 0 else -1) * (
             module.MATE_SCORE - module.TABLEBASE_PLIES * module.SPAN + min(abs(value), module.SPAN - 1))
         elapsed = time.monotonic() - start
-        info = Info(depth=len(pv), seldepth=len(pv), score_cp=100 * value, nodes=self.nodes,
-                    nps=int(self.nodes / elapsed) if elapsed > 0 else None,
-                    time=int(elapsed * 1000), tbhits=1, pv=pv)
+        info = Info(depth=len(pv), seldepth=len(pv), nodes=nodes,
+                    nps=int(nodes / elapsed) if elapsed > 0 else None, time=int(elapsed * 1000),
+                    pv=pv)
+        self._mark_exact(info, exact, emit)
         if emit is not None:
-            emit(Info(string=f"exact: the Kalah solver's value {value:+d}, the line keeps it"))
             emit(info)
-        self.tbhits = 1
         self.lines = [Line(pv[0], score, info, pv)]
         return SearchResult(pv[0], pv[1] if len(pv) > 1 else None, info)
+
+    def _mark_exact(self, info: Info, exact: tuple[int, list[str], list[str]],
+                    emit: Emit | None) -> None:
+        """``info`` (of a move that keeps it) reports the root's exact value
+        (a proven distance the search found stays)."""
+        value, keeping, _line = exact
+        if info.score_mate is None:
+            info.score_cp, info.score_draw, info.bound = 100 * value, None, None
+        info.tbhits = (info.tbhits or 0) + 1
+        self.tbhits += 1
+        if emit is not None:
+            among = "the only move keeping it" if len(keeping) == 1 else (
+                f"the search chose among the {len(keeping)} moves keeping it")
+            emit(Info(string=f"exact: the Kalah solver's value {value:+d}, {among}"))
 
     def _lines(self, position: Position, depth: int, count: int, elapsed: float) -> list[Line]:
         """The first ``count`` root moves as reports."""

@@ -141,34 +141,40 @@ class KalahSolver:
             raise SolveInterrupted("interrupted: the solve did not finish") from exc
 
     def best_line(self, position: Position, node_budget: int = 0, deadline: float = 0.0,
-                  max_plies: int = 16, guess: int = 0) -> tuple[int, list[str]] | None:
-        """``(value, line)``: ``position``'s exact value (the side to
-        move's final margin) and a line of moves that keep the value,
-        as long as the budget allows (at least one move, at most
-        ``max_plies``), or None when ``node_budget`` more nodes (0: no
+                  max_plies: int = 16, guess: int = 0,
+                  ) -> tuple[int, list[str], list[str]] | None:
+        """``(value, keeping, line)``: ``position``'s exact value (the side
+        to move's final margin), the moves that keep it (every one the
+        budget allows, at least one) and a line of moves that keep it
+        (from the first of them, at most ``max_plies``, as long as the
+        budget allows); or None when ``node_budget`` more nodes (0: no
         limit) or the ``deadline`` (time.monotonic(), 0: none) come before
-        the value. Nothing partial is claimed; the play engine's root solve
+        the value. Nothing partial is claimed. The play engine's root solve
         (Searcher, ``Kalah Endgames``)."""
         pits, lead = _kalah_pits(position)
         stop_at = self.nodes + node_budget
-        found = self.solver.best(pits, guess - lead, node_budget, deadline)
+        found = self.solver.best(pits, guess - lead, node_budget, deadline, True)
         if found is None:
             return None
         value, child = int(found[0]) + lead, position
+        keeping = [self._move_text(position, pit) for pit in found[1]]
         line: list[str] = []
         full = value  # the value for the side to move at ``child``
         while found is not None and len(line) < max_plies:
-            code = found[1] + child.turn * self.pits
-            move = next(m for m in child.legal_moves() if m.code == code)
-            line.append(move.text)
-            mover, child = child.turn, child.play(move.text)
+            line.append(self._move_text(child, found[1][0]))
+            mover, child = child.turn, child.play(line[-1])
             if child.is_over() or (node_budget and self.nodes >= stop_at):
                 break
             full = full if child.turn == mover else -full  # the move keeps the value
             pits, lead = _kalah_pits(child)
             left = stop_at - self.nodes if node_budget else 0
             found = self.solver.best(pits, full - lead, left, deadline)
-        return value, line
+        return value, keeping, line
+
+    def _move_text(self, position: Position, pit: int) -> str:
+        """The move sowing pit ``pit`` of the side to move (0: his first)."""
+        code = pit + position.turn * self.pits
+        return next(m.text for m in position.legal_moves() if m.code == code)
 
     def keeps(self, position: Position, move: str, value: int) -> bool:
         """Whether ``move`` keeps the final margin ``value`` (the position's,

@@ -270,8 +270,10 @@ def test_best_line_is_exact_and_stops_at_its_budget():
                 pos.push(rng.choice(pos.legal_moves()))
         if pos.is_over():
             continue
-        value, line = solver.best_line(pos)
+        value, keeping, line = solver.best_line(pos)
         assert value == perfect_margin(variant.spec(), pos.text())
+        assert sorted(keeping) == sorted(m for m, v in move_values(pos).items() if v == value)
+        assert line[0] == keeping[0]
         full = value
         for move in line:
             assert move_values(pos)[move] == full, (pos.text(), line)
@@ -293,9 +295,10 @@ def test_best_line_is_exact_and_stops_at_its_budget():
 
 def test_the_engine_plays_the_solvers_move_when_the_solver_finishes():
     """With ``Kalah Endgames``, a move's search first asks the solver for
-    the root's exact value within half its budget: a solved root is
-    answered with a move keeping the value and the exact score; an
-    unsolved one is searched as before, within the nodes left."""
+    the root's exact value within a tenth of its budget: a solved root with
+    one move keeping the value is answered with it, one with several is
+    searched among them alone, both with the exact score; an unsolved one
+    is searched as before, within the nodes left."""
     from bingwa.engine.limits import Limits
     from bingwa.engine.searcher import Searcher
     from bingwa.engine.solvers import KalahSolver
@@ -307,8 +310,8 @@ def test_the_engine_plays_the_solvers_move_when_the_solver_finishes():
     searcher = Searcher(4)
     searcher.set_kalah_endgames(solver)
     rng = random.Random(5)
-    solved = 0
-    while solved < 12:
+    ways: set[str] = set()
+    for _ in range(16):
         pos = Position(variant)
         while not pos.is_over() and sum(pos.state[0]) > 18:
             pos.push(rng.choice(pos.legal_moves()))
@@ -318,11 +321,17 @@ def test_the_engine_plays_the_solvers_move_when_the_solver_finishes():
         result = searcher.search(pos, Limits(nodes=2_000_000),
                                  lambda info, notes=notes: notes.append(info.string or ""))
         value = judge.value(pos)
-        assert result.info.tbhits == 1 and result.info.score_cp == 100 * value
-        assert result.info.score_mate is None and result.info.pv[0] == result.best
-        assert judge.keeps(pos, result.best, value)
-        assert any(note.startswith("exact: the Kalah solver's value") for note in notes)
-        solved += 1
+        assert judge.keeps(pos, result.best, value), pos.text()
+        info = result.info
+        assert info.tbhits and info.pv[0] == result.best
+        if info.score_mate is not None:  # a proven distance the search found
+            assert (info.score_mate > 0) == (value > 0)
+        else:
+            assert info.score_cp == 100 * value and info.bound is None
+        said = [note for note in notes if note.startswith("exact: the Kalah solver's value")]
+        assert len(said) == 1
+        ways.add("one" if "the only move" in said[0] else "several")
+    assert ways == {"one", "several"}
     searcher.new_game()
     result = searcher.search(Position(variant), Limits(nodes=20_000))
     assert result.info.tbhits != 1 or result.info.score_cp != 0  # searched, not solved
