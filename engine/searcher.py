@@ -209,8 +209,10 @@ class Searcher:
         self.knobs: dict[str, int] = {}
         self._kernels: dict[str, Any] = {}
         self._active: list[Any] = [self.engine]  # the engines of the last search
-        # the last root the Kalah solver could not finish: (seeds, budget)
+        # the last root the Kalah solver could not finish: (seeds, budget),
+        # and the seeds in the pits of the last root it was asked about
         self._unsolved: tuple[int, float] | None = None
+        self._last_seeds: int | None = None
 
     # -- housekeeping --------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -244,7 +246,7 @@ class Searcher:
     def new_game(self) -> None:
         """Forget the last game: table, killers, history."""
         self.engine.clear()
-        self._unsolved = None
+        self._unsolved = self._last_seeds = None
         if self.kalah_endgames is not None:
             self.kalah_endgames.solver.clear()
         for helper in self._helpers:
@@ -446,9 +448,15 @@ class Searcher:
         soft time), or None; ``self.nodes``: the solver's nodes spent. After
         a root the solver gave up on, roots of more than its seeds less
         ``UNSOLVED_GAP`` are not tried with no larger budget (seeds in the
-        pits only ever fall in a Kalah game)."""
+        pits only ever fall in a Kalah game: a root with more seeds than
+        the last starts afresh, as a new game does)."""
         solver = self.kalah_endgames
         seeds = variant_seeds(position)
+        if self._last_seeds is not None and seeds > self._last_seeds:
+            # seeds never return to the pits: another game, without ucinewgame
+            self._unsolved = None
+            solver.solver.clear()
+        self._last_seeds = seeds
         if node_cap:
             nodes, deadline, budget = max(1, int(node_cap * ROOT_SOLVE_SHARE)), 0.0, float(node_cap)
         elif timer.budget.soft_ms is not None:

@@ -340,3 +340,36 @@ def test_the_engine_plays_the_solvers_move_when_the_solver_finishes():
     searcher.new_game()
     assert searcher.search(Position(variant), Limits(nodes=20_000)).best == result.best
     assert searcher.nodes == first  # deterministic at a node limit
+
+
+def test_a_failed_root_solve_waits_for_fewer_seeds_until_another_game():
+    """After the solver gives up on a root, roots of nearly as many seeds
+    in the pits are searched without trying it (a failed try costs the
+    search its nodes); a root of fewer seeds is tried, and so is one of
+    more (seeds never return to the pits: another game)."""
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import UNSOLVED_GAP, Searcher
+    from bingwa.engine.solvers import KalahSolver
+
+    pytest.importorskip("bingwa.engine.search")
+    variant = Position("kalah").variant
+    solver = KalahSolver(variant, 6, table_mb=1)
+    searcher = Searcher(1)
+    searcher.set_kalah_endgames(solver)
+
+    def tried(pos: Position) -> bool:
+        before = solver.nodes
+        searcher.search(pos, Limits(nodes=20_000))
+        return solver.nodes > before
+
+    start = Position(variant)  # 48 seeds in the pits: not solved in 2,000 nodes
+    assert tried(start)
+    rng = random.Random(2)
+    game = start.copy()
+    while sum(game.state[0]) > 48 - UNSOLVED_GAP + 1:
+        game.push(rng.choice(game.legal_moves()))
+    assert sum(game.state[0]) > 48 - UNSOLVED_GAP and not tried(game)
+    while sum(game.state[0]) > 48 - UNSOLVED_GAP:
+        game.push(rng.choice(game.legal_moves()))
+    assert tried(game)
+    assert tried(start)  # more seeds than the last root: another game
