@@ -150,7 +150,15 @@ class KalahSolver:
         budget allows); or None when ``node_budget`` more nodes (0: no
         limit) or the ``deadline`` (time.monotonic(), 0: none) come before
         the value. Nothing partial is claimed. The play engine's root solve
-        (Searcher, ``Kalah Endgames``)."""
+        (Searcher, ``Kalah Endgames``): Ctrl-C raises KeyboardInterrupt, as
+        it does in the search."""
+        try:
+            return self._best_line(position, node_budget, deadline, max_plies, guess)
+        except self.module.SolveInterrupted:
+            raise KeyboardInterrupt from None
+
+    def _best_line(self, position: Position, node_budget: int, deadline: float,
+                   max_plies: int, guess: int) -> tuple[int, list[str], list[str]] | None:
         pits, lead = _kalah_pits(position)
         stop_at = self.nodes + node_budget
         found = self.solver.best(pits, guess - lead, node_budget, deadline, True)
@@ -173,8 +181,7 @@ class KalahSolver:
 
     def _move_text(self, position: Position, pit: int) -> str:
         """The move sowing pit ``pit`` of the side to move (0: his first)."""
-        code = pit + position.turn * self.pits
-        return next(m.text for m in position.legal_moves() if m.code == code)
+        return str(position.variant.format_move(pit + position.turn * self.pits, position.state))
 
     def keeps(self, position: Position, move: str, value: int) -> bool:
         """Whether ``move`` keeps the final margin ``value`` (the position's,
