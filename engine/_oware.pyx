@@ -256,6 +256,76 @@ cdef int evaluate(const void* vs) noexcept nogil:
             + EVAL_TEMPO)
 
 
+# The learned evaluation (engine/learning.py, docs/tuning.md): a network
+# whose output is added to ``evaluate``'s. Its inputs are the 12 pits (the
+# side to move's row first) one-hot by seed count and the two scores
+# one-hot; each input adds a row of NET_W1 to the hidden sums, a hidden
+# unit is its sum clipped to 0..NET_ONE, and the output is their dot
+# product with NET_W2 over NET_ONE x NET_OUT_SCALE, rounded down.
+cdef enum:
+    NET_BUCKETS = 16
+    NET_SCORE_BUCKETS = 26
+    NET_INPUTS = 12 * NET_BUCKETS + 2 * NET_SCORE_BUCKETS
+    NET_HIDDEN = 32
+    NET_ONE = 256
+    NET_OUT_SCALE = 16
+
+cdef short NET_W1[NET_INPUTS][NET_HIDDEN]
+cdef int NET_B1[NET_HIDDEN]
+cdef int NET_W2[NET_HIDDEN]
+cdef long long NET_B2 = 0
+NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
+
+
+cdef inline void add_row(int* acc, int index) noexcept nogil:
+    cdef const short* row = NET_W1[index]
+    cdef int j
+    for j in range(NET_HIDDEN):
+        acc[j] += row[j]
+
+
+cdef int net_output(const OwareState* s) noexcept nogil:
+    cdef int acc[NET_HIDDEN]
+    cdef int me = s.turn, opp = 1 - s.turn, i, j, seeds, unit
+    cdef long long total = NET_B2
+    for j in range(NET_HIDDEN):
+        acc[j] = NET_B1[j]
+    for i in range(6):
+        seeds = s.pits[6 * me + i]
+        add_row(acc, NET_BUCKETS * i + (seeds if seeds < NET_BUCKETS else NET_BUCKETS - 1))
+        seeds = s.pits[6 * opp + i]
+        add_row(acc, NET_BUCKETS * (6 + i)
+                + (seeds if seeds < NET_BUCKETS else NET_BUCKETS - 1))
+    seeds = s.score[me]
+    add_row(acc, 12 * NET_BUCKETS
+            + (seeds if seeds < NET_SCORE_BUCKETS else NET_SCORE_BUCKETS - 1))
+    seeds = s.score[opp]
+    add_row(acc, 12 * NET_BUCKETS + NET_SCORE_BUCKETS
+            + (seeds if seeds < NET_SCORE_BUCKETS else NET_SCORE_BUCKETS - 1))
+    for j in range(NET_HIDDEN):
+        unit = acc[j]
+        if unit > NET_ONE:
+            unit = NET_ONE
+        elif unit < 0:
+            unit = 0
+        total += <long long> NET_W2[j] * unit
+    # rounded down, as Python's // (the build divides as C does, towards 0)
+    if total < 0:
+        return <int> -((-total + NET_ONE * NET_OUT_SCALE - 1) // (NET_ONE * NET_OUT_SCALE))
+    return <int> (total // (NET_ONE * NET_OUT_SCALE))
+
+
+cdef bint NET_ON = False
+
+
+cdef int evaluate_either(const void* vs) noexcept nogil:
+    """The kernel's evaluation: the hand-made one, plus the network's
+    output when one is loaded (``set_net``)."""
+    if NET_ON:
+        return evaluate(vs) + net_output(<const OwareState*> vs)
+    return evaluate(vs)
+
+
 cdef tuple features(const OwareState* s):
     """FEATURE_NAMES' values of ``s`` (the slow, obvious way)."""
     cdef int me = s.turn, opp = 1 - s.turn
@@ -289,7 +359,7 @@ cdef class OwareKernel(Kernel):
         self.ops.side_to_move = tworow_side_to_move
         self.ops.captured = tworow_captured
         self.ops.repetition = own_rows_end
-        self.ops.evaluate = evaluate
+        self.ops.evaluate = evaluate_either
         self.ops.may_capture = may_capture
         self.ops.move_gain = move_gain
         self.ops.table_depth = 2  # a leaf costs less than a table probe
@@ -302,6 +372,36 @@ cdef class OwareKernel(Kernel):
 
     feature_names = FEATURE_NAMES
     weights = WEIGHTS
+    net_dims = NET_DIMS
+
+    def set_net(self, net):
+        """Evaluate with ``net`` (engine/learning.Net: w1, b1, w2, b2, its
+        shape that of NET_DIMS) added to the hand evaluation, or with the
+        hand evaluation alone (None). The network is the module's: every
+        Oware kernel of the process uses it in the searches started after
+        this call."""
+        global NET_ON, NET_B2
+        cdef int i, j
+        if net is None:
+            NET_ON = False
+            return
+        if (len(net.w1) != NET_INPUTS or any(len(row) != NET_HIDDEN for row in net.w1)
+                or len(net.b1) != NET_HIDDEN or len(net.w2) != NET_HIDDEN):
+            raise ValueError("the network's shape is not this kernel's")
+        NET_ON = False
+        for i in range(NET_INPUTS):
+            for j in range(NET_HIDDEN):
+                NET_W1[i][j] = net.w1[i][j]
+        for j in range(NET_HIDDEN):
+            NET_B1[j] = net.b1[j]
+            NET_W2[j] = net.w2[j]
+        NET_B2 = net.b2
+        NET_ON = True
+
+    @property
+    def uses_net(self):
+        """True while a network adds to the evaluation (``set_net``)."""
+        return NET_ON
 
     def features(self, state):
         """The evaluation's features of ``state`` (FEATURE_NAMES, in order):

@@ -1,0 +1,241 @@
+"""engine/learning.py, the Oware kernel's network and benchmarks/train.py,
+its command line: the inputs, the integer inference against its Python
+twin, the network file, the fit and the one-command training."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bingwa.engine import Position, find_variant
+from bingwa.engine.learning import (
+    ACT_ONE,
+    BUCKETS,
+    HIDDEN,
+    INPUTS,
+    OUT_SCALE,
+    SCORE_BUCKETS,
+    Net,
+    NetFileError,
+    active_inputs,
+    read_net,
+    write_net,
+)
+from bingwa.engine.limits import Limits
+
+search = pytest.importorskip("bingwa.engine.search")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def random_net(seed: int, scale: int = 300) -> Net:
+    rng = random.Random(seed)
+    return Net([[rng.randint(-scale, scale) for _ in range(HIDDEN)] for _ in range(INPUTS)],
+               [rng.randint(-scale, 2 * scale) for _ in range(HIDDEN)],
+               [rng.randint(-3000, 3000) for _ in range(HIDDEN)],
+               rng.randint(-10 ** 6, 10 ** 6))
+
+
+def zero_net() -> Net:
+    return Net([[0] * HIDDEN for _ in range(INPUTS)], [0] * HIDDEN, [0] * HIDDEN, 0)
+
+
+@pytest.fixture
+def kernel():
+    kernel = find_variant("oware").kernel
+    yield kernel
+    kernel.set_net(None)
+
+
+def positions(count: int, seed: int) -> list[Position]:
+    """Positions of random games, and some with large pits and scores
+    (the last bucket of each)."""
+    rng = random.Random(seed)
+    out = [Position.from_text("oware", "20,0,0,0,1,0/0,0,3,0,0,0 10 14 s"),
+           Position.from_text("oware", "0,17,0,0,0,0/1,0,0,0,0,2 2 26 n")]
+    position = Position("oware")
+    while len(out) < count:
+        if position.is_over():
+            position = Position("oware")
+        out.append(position.copy())
+        position.push(rng.choice(position.legal_moves()))
+    return out
+
+
+def test_the_inputs_are_one_bucket_a_pit_and_a_score_from_the_side_to_move():
+    state = Position.from_text("oware", "16,0,0,0,1,0/0,0,3,0,0,0 0 28 n").state
+    inputs = active_inputs(state)
+    assert len(inputs) == 14 and len(set(inputs)) == 14
+    # North to move: its row (A..F, "0,0,3,0,0,0") first, then South's
+    assert inputs[:6] == [BUCKETS * i + (3 if i == 2 else 0) for i in range(6)]
+    assert inputs[6] == BUCKETS * 6 + BUCKETS - 1  # 16 seeds: the last bucket
+    assert inputs[10] == BUCKETS * 10 + 1
+    assert inputs[12] == 12 * BUCKETS + SCORE_BUCKETS - 1  # North's 28: the last
+    assert inputs[13] == 12 * BUCKETS + SCORE_BUCKETS + 0
+
+
+def test_the_kernel_network_is_its_python_twin(kernel):
+    assert kernel.net_dims == (BUCKETS, SCORE_BUCKETS, INPUTS, HIDDEN, ACT_ONE, OUT_SCALE)
+    net = random_net(3)
+    seen = set()
+    for position in positions(300, 1):
+        state = position.state
+        kernel.set_net(None)
+        hand = kernel.evaluate(state)
+        kernel.set_net(net)
+        output = net.evaluate(active_inputs(state))
+        assert kernel.evaluate(state) == hand + output, position.text()
+        seen.add(output > 0)
+    assert seen == {True, False}  # outputs of both signs, rounded down alike
+
+
+def test_without_a_network_the_evaluation_is_the_hand_one(kernel):
+    kernel.set_net(random_net(4))
+    kernel.set_net(None)
+    assert not kernel.uses_net
+    for position in positions(50, 2):
+        features = kernel.features(position.state)
+        assert kernel.evaluate(position.state) == sum(
+            f * w for f, w in zip(features, kernel.weights))
+
+
+def searched(position: Position) -> tuple[str | None, int | None, int | None]:
+    from bingwa.engine.searcher import Searcher
+
+    result = Searcher(1).search(position, Limits(nodes=20_000))
+    assert result.info is not None
+    return result.best, result.info.nodes, result.info.score_cp
+
+
+def test_the_search_uses_the_network_and_a_zero_one_changes_nothing(kernel):
+    position = positions(30, 5)[-1]
+    hand = searched(position)
+    kernel.set_net(zero_net())
+    assert kernel.uses_net
+    assert searched(position) == hand
+    kernel.set_net(random_net(6, scale=2000))
+    assert searched(position) != hand
+    kernel.set_net(None)
+    assert searched(position) == hand
+
+
+def test_a_network_of_another_shape_is_refused(kernel):
+    net = zero_net()
+    net.w2 = [0] * (HIDDEN - 1)
+    with pytest.raises(ValueError, match="shape"):
+        kernel.set_net(net)
+    assert not kernel.uses_net
+
+
+def test_the_network_file_round_trips(tmp_path):
+    net = random_net(7)
+    write_net(tmp_path / "net.txt", net, "a test")
+    assert read_net(tmp_path / "net.txt") == net
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda text: "", "not a network of this build"),
+    (lambda text: text.replace(f"dims {INPUTS}", "dims 99"), "not a network of this build"),
+    (lambda text: text.replace("\n5 ", "\nfive ", 1), "not a whole number"),
+    (lambda text: text.rsplit("\n", 2)[0] + "\n", "are not"),
+    (lambda text: text.replace("\n5 ", "\n40000 ", 1), "out of 16 bits"),
+])
+def test_a_damaged_network_file_is_one_line(tmp_path, damage, message):
+    net = zero_net()
+    net.w1[0][0] = 5
+    path = tmp_path / "net.txt"
+    write_net(path, net, "a test")
+    path.write_text(damage(path.read_text()))
+    with pytest.raises(NetFileError, match=message):
+        read_net(path)
+
+
+def test_a_missing_network_file_is_one_line(tmp_path):
+    with pytest.raises(NetFileError, match="cannot read"):
+        read_net(tmp_path / "none.txt")
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "net_engine.py"),
+                          str(tmp_path / "none.txt")], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "cannot read the network" in run.stderr
+
+
+def last_info(command: list[str]) -> str:
+    """The last ``info depth`` line of ``go nodes 5000`` from the start."""
+    engine = subprocess.Popen([sys.executable, *command], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert engine.stdin is not None and engine.stdout is not None
+    engine.stdin.write("uci\nposition startpos\ngo nodes 5000\n")
+    engine.stdin.flush()
+    infos = []
+    for line in engine.stdout:
+        if line.startswith("info depth"):
+            infos.append(line)
+        if line.startswith("bestmove"):
+            break
+    engine.stdin.write("quit\n")
+    engine.stdin.flush()
+    assert engine.wait(timeout=60) == 0
+    return infos[-1]
+
+
+def test_net_engine_plays_with_the_network(tmp_path):
+    path = tmp_path / "net.txt"
+    write_net(path, random_net(8, scale=2000), "a test")
+    net = last_info([str(ROOT / "benchmarks" / "net_engine.py"), str(path)])
+    hand = last_info(["-m", "bingwa", "engine"])
+    assert net != hand  # another evaluation, another search
+
+
+# -- the fit and the command (NumPy) ----------------------------------------------
+def test_the_fit_learns_what_the_hand_evaluation_misses():
+    np = pytest.importorskip("numpy")
+    from bingwa.engine.learning import fit, held_out_error, integer_output, quantize
+
+    rng = np.random.default_rng(1)
+    n = 6000
+    inputs = np.stack([BUCKETS * i + rng.integers(0, BUCKETS, n) for i in range(12)]
+                      + [12 * BUCKETS + rng.integers(0, SCORE_BUCKETS, n),
+                         12 * BUCKETS + SCORE_BUCKETS + rng.integers(0, SCORE_BUCKETS, n)],
+                      axis=1)
+    hand = rng.integers(-300, 300, n)
+    # what the hand evaluation misses: 150 centi-seeds when the first pit is empty
+    label = hand + np.where(inputs[:, 0] == 0, 150, 0) + rng.integers(-20, 20, n)
+    train, test = slice(0, 5000), slice(5000, n)
+    net = fit(inputs[train], hand[train], label[train], epochs=30, seed=1, batch=256)
+    before = held_out_error(None, inputs[test], hand[test], label[test])
+    after = held_out_error(net, inputs[test], hand[test], label[test])
+    assert after < before / 4
+    integer = quantize(net)
+    assert held_out_error(integer, inputs[test], hand[test], label[test]) < before / 4
+    floats = net.output(inputs[test])
+    assert np.abs(integer_output(integer, inputs[test]) - floats).max() <= 3
+    again = fit(inputs[train], hand[train], label[train], epochs=30, seed=1, batch=256)
+    assert quantize(again) == integer  # the same data and seed, the same network
+
+
+def test_train_is_one_command_from_scratch_and_reproducible(tmp_path):
+    pytest.importorskip("numpy")
+    outs = []
+    for run_number in range(2):
+        out = tmp_path / f"net{run_number}.txt"
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "train.py"), "--games", "3",
+             "--nodes", "300", "--epochs", "2", "--seed", "4", "-j", "2",
+             "--data", str(tmp_path / f"data{run_number}"), "--out", str(out)],
+            capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert "held-out error" in run.stdout and "network written" in run.stdout
+        outs.append(out.read_text().split("\n", 2)[2])  # past the comment lines
+    assert outs[0] == outs[1]
+    read_net(tmp_path / "net0.txt")  # a network of this build
+
+
+def test_train_refuses_bad_arguments_in_one_line(tmp_path):
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "train.py"),
+                          "--games", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "--games must be at least 1" in run.stderr
+    assert "Traceback" not in run.stderr
