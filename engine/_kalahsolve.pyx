@@ -547,7 +547,8 @@ cdef class KalahSolver:
                     first = e.move
                 elif memcmp(e[1].pits, p, 12) == 0 and e[1].seeds:
                     first = e[1].move
-                if (0 <= first < self.m and p[first] and self.move_value_at_least(p, seeds, first, v)
+                if (0 <= first < self.m and p[first]
+                        and self.move_value_at_least(p, seeds, first, v)
                         and not self.interrupted):
                     moves.append(first)
                 for i in range(self.m):
