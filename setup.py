@@ -98,6 +98,7 @@ setup(
     package_dir=package_dir,
     package_data={
         **{name: ["*.pxd", "*.pyx"] for name in packages},
+        "bingwa.engine": ["*.pxd", "*.pyx", "net_*.txt"],  # the learned evaluation's networks
         "bingwa.web": ["static/*"],  # the page's assets: nothing is fetched at run time
     },
     ext_modules=cythonize(

@@ -22,8 +22,9 @@
    held-out error printed again with the integer network.
 
 ``--apply`` writes the network to the file the engine loads
-(``engine/net_<variant>.txt``); gate it with ``bingwa sprt`` before keeping
-it (``python benchmarks/net_engine.py`` plays with a network file).
+(``engine/net_<variant>.txt``), ``--out FILE`` elsewhere; gate it with
+``bingwa sprt`` before keeping it (``option.EvalFile=FILE`` plays a
+network file, ``option.EvalFile=none`` the hand evaluation alone).
 Ctrl-C stops it with one line, keeping the games played in the cache.
 """
 
@@ -131,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("train: needs NumPy (pip install -e '.[tune]')", file=sys.stderr)
         return 2
-    from bingwa.engine.learning import NET_FILES, fit, held_out_error, quantize, write_net
+    from bingwa.engine.learning import fit, held_out_error, quantize
+    from bingwa.engine.net import NET_FILES, write_net
     try:
         inputs, hand, label, game, quiet = generate(args)
         inputs, hand, label, game = inputs[quiet], hand[quiet], label[quiet], game[quiet]

@@ -19,6 +19,10 @@ Options:
   14 seeds, on this 2-core machine) and probed at every node; a move
   first asks the solver for the root's exact value (a tenth of its time)
   and then plays or searches only moves that keep it; 0: none.
+- ``EvalFile``: the network added to Oware's evaluation (engine/net.py):
+  ``default`` the one shipped in the package, ``none`` the hand-made
+  evaluation alone, or a network file's path (benchmarks/train.py). The
+  process has one: it applies to every Oware search it runs.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Info, Limits, SearchResult
+from bingwa.engine.net import DEFAULT
 from bingwa.engine.searcher import DEFAULT_HASH_MB, Searcher
 
 from .base import Bot, BotOption, BotOptionError, Emit
@@ -74,6 +79,8 @@ class AlphaBetaBot(Bot):
                       help="Oware endgame database folder (empty: none)"),
             BotOption("Kalah Endgames", "spin", 0, 0, 4096,
                       help="MiB of Kalah endgame databases built in memory (0: none)"),
+            BotOption("EvalFile", "string", DEFAULT,
+                      help="Oware's network: default, none, or a file"),
         ]
 
     def __init__(self) -> None:
@@ -135,6 +142,21 @@ class AlphaBetaBot(Bot):
         elif key == "tablebasepath":
             self._tablebases = {}
             self._check_tablebase_dir()
+        elif key == "evalfile":
+            self._set_eval_file()
+
+    def _set_eval_file(self) -> None:
+        from bingwa.engine import find_variant
+        from bingwa.engine.net import NetFileError, set_eval_file
+        from bingwa.engine.searcher import search_kernel
+
+        kernel = search_kernel(find_variant("oware"))  # the compiled one: the search's
+        try:
+            set_eval_file(kernel, self.option("EvalFile"))
+        except (NetFileError, ValueError) as exc:
+            self.values["evalfile"] = DEFAULT
+            set_eval_file(kernel, DEFAULT)
+            raise BotOptionError(str(exc)) from None
 
     def _check_tablebase_dir(self) -> None:
         from bingwa.engine.tablebase import TablebaseError, check_folder

@@ -272,24 +272,28 @@ cdef enum:
 
 cdef short NET_W1[NET_INPUTS][NET_HIDDEN]
 cdef int NET_B1[NET_HIDDEN]
-cdef int NET_W2[NET_HIDDEN]
-cdef long long NET_B2 = 0
+cdef short NET_W2[NET_HIDDEN]
+cdef int NET_B2 = 0
 NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
 
 
-cdef inline void add_row(int* acc, int index) noexcept nogil:
+cdef inline void add_row(short* acc, int index) noexcept nogil:
+    # 16-bit sums (twice the lanes of 32-bit ones), added modulo 2^16: a
+    # partial sum may wrap and come back, and the final one is exact, as
+    # engine/learning.py refuses a network whose sums could leave 16 bits
     cdef const short* row = NET_W1[index]
     cdef int j
     for j in range(NET_HIDDEN):
-        acc[j] += row[j]
+        acc[j] = <short> (acc[j] + row[j])
 
 
 cdef int net_output(const OwareState* s) noexcept nogil:
-    cdef int acc[NET_HIDDEN]
-    cdef int me = s.turn, opp = 1 - s.turn, i, j, seeds, unit
-    cdef long long total = NET_B2
+    cdef short acc[NET_HIDDEN]
+    cdef int me = s.turn, opp = 1 - s.turn, i, j, seeds
+    cdef short unit
+    cdef int total = NET_B2  # engine/learning.py: the output fits in 32 bits
     for j in range(NET_HIDDEN):
-        acc[j] = NET_B1[j]
+        acc[j] = <short> NET_B1[j]
     for i in range(6):
         seeds = s.pits[6 * me + i]
         add_row(acc, NET_BUCKETS * i + (seeds if seeds < NET_BUCKETS else NET_BUCKETS - 1))
@@ -308,11 +312,11 @@ cdef int net_output(const OwareState* s) noexcept nogil:
             unit = NET_ONE
         elif unit < 0:
             unit = 0
-        total += <long long> NET_W2[j] * unit
+        total += <int> NET_W2[j] * <int> unit
     # rounded down, as Python's // (the build divides as C does, towards 0)
     if total < 0:
-        return <int> -((-total + NET_ONE * NET_OUT_SCALE - 1) // (NET_ONE * NET_OUT_SCALE))
-    return <int> (total // (NET_ONE * NET_OUT_SCALE))
+        return -((-total + NET_ONE * NET_OUT_SCALE - 1) // (NET_ONE * NET_OUT_SCALE))
+    return total // (NET_ONE * NET_OUT_SCALE)
 
 
 cdef bint NET_ON = False

@@ -1,64 +1,41 @@
-"""The learned evaluation of docs/tuning.md ("A learned evaluation"): the
-self-play positions it learns from, labelled by the searches that played
-them, the small network and its fit, and the network files the kernels
-load. benchmarks/train.py is its command line. Needs the ``tune`` extra
-(NumPy) to train; the engine reads a network file with the standard
-library only (``read_net``).
-
-The network (two-row variants; Oware first):
-
-* inputs, from the side to move: each of the 12 pits (its own row first)
-  one-hot by its seed count (0 .. BUCKETS - 1, the last bucket "that many
-  or more"), and each side's captured seeds one-hot (0 .. SCORE_BUCKETS -
-  1): 12 x 16 + 2 x 26 = 244 inputs, of which exactly 14 are 1;
-* one hidden layer of HIDDEN clipped-linear units (0 .. 1);
-* one output, in centi-seeds, **added to the hand-made evaluation**: the
-  network learns what the fitted features miss, so an untrained network
-  (all zeros) is the hand evaluation itself.
-
-Integer inference (the kernel's ``evaluate`` when a network is loaded):
-the first layer's weights and biases are scaled by ACT_ONE (an input's
-row is added to the hidden sums; a hidden unit is its sum clipped to 0 ..
-ACT_ONE), the output weights are centi-seeds per OUT_SCALE-th of a unit,
-and the output is (bias + sum of weight x unit) // (ACT_ONE x OUT_SCALE).
+"""The learned evaluation's training (docs/tuning.md, "A learned
+evaluation"): the self-play positions it learns from, labelled by the
+searches that played them, and the network's fit. benchmarks/train.py is
+its command line. Needs the ``tune`` extra (NumPy); the network itself,
+its file and the kernel's integer inference are engine/net.py's.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
+from bingwa.engine.net import (
+    ACT_ONE,
+    HIDDEN,
+    INPUTS,
+    OUT_SCALE,
+    Net,
+    NetFileError,
+    active_inputs,
+    fits_the_kernel,
+    largest_sum,
+)
 from bingwa.engine.searcher import Searcher
 
-HERE = Path(__file__).resolve().parent
-NET_FILES = {"oware": HERE / "net_oware.txt"}
-BUCKETS = 16  # seed counts 0..15 of a pit, the last "15 or more"
-SCORE_BUCKETS = 26  # captured seeds 0..25 (25: the game is won)
-INPUTS = 12 * BUCKETS + 2 * SCORE_BUCKETS
-HIDDEN = 32
-ACT_ONE = 256  # a hidden unit's 1.0
-OUT_SCALE = 16  # the output weights' resolution: 1/16 centi-seed
 MOVE_CAP = 400  # plies: a game still going is dropped
 
 
-# -- 1. the inputs ----------------------------------------------------------------
-def active_inputs(state: Any) -> list[int]:
-    """The 14 inputs of a two-row ``state`` ((pits, scores, turn)) that are
-    1, from its side to move's view."""
-    pits, scores, turn = state[0], state[1], state[2]
-    own = pits[6 * turn:6 * turn + 6] + pits[6 - 6 * turn:12 - 6 * turn]
-    out = [BUCKETS * i + min(seeds, BUCKETS - 1) for i, seeds in enumerate(own)]
-    base = 12 * BUCKETS
-    out.append(base + min(scores[turn], SCORE_BUCKETS - 1))
-    out.append(base + SCORE_BUCKETS + min(scores[1 - turn], SCORE_BUCKETS - 1))
-    return out
+# -- 1. self-play -----------------------------------------------------------------
+def hand_evaluation(kernel: Any, state: Any) -> int:
+    """The hand-made evaluation alone (the kernel's features and weights),
+    whatever network the kernel adds."""
+    return sum(f * w for f, w in zip(kernel.features(state), kernel.weights))
 
 
-# -- 2. self-play -----------------------------------------------------------------
 @dataclass(frozen=True)
 class Sample:
     """A position of a self-play game: its active inputs, the hand
@@ -75,7 +52,8 @@ def self_play(variant: str, game: int, seed: int, nodes: int, opening_plies: int
               deviate: float, hash_mb: int = 16, tablebase: Any = None) -> list[Sample]:
     """Game number ``game`` of the seeded set: ``opening_plies`` random
     moves, then the engine against itself at ``nodes`` nodes a move, a
-    random move instead with probability ``deviate``. Every position the
+    random move instead with probability ``deviate``, with the hand
+    evaluation alone (the process's network is turned off). Every position the
     search scored in centi-seeds (not a proven end or draw) is a sample,
     labelled by that score. The same (seed, game) plays the same game."""
     from bingwa.engine.tuning import is_quiet
@@ -88,6 +66,11 @@ def self_play(variant: str, game: int, seed: int, nodes: int, opening_plies: int
         if not moves or position.is_over():
             return []
         position.push(rng.choice(moves))
+    from bingwa.engine.searcher import search_kernel
+
+    # the hand evaluation alone plays (in this process): the data, and so the
+    # network, do not depend on the network shipped now
+    search_kernel(position.variant).set_net(None)
     searcher = Searcher(hash_mb)
     searcher.set_tablebase(tablebase)
     searcher.new_game()
@@ -98,7 +81,7 @@ def self_play(variant: str, game: int, seed: int, nodes: int, opening_plies: int
         info = result.info
         if info.score_cp is not None and info.score_mate is None and info.score_draw is None:
             state = position.state
-            samples.append(Sample(tuple(active_inputs(state)), kernel.evaluate(state),
+            samples.append(Sample(tuple(active_inputs(state)), hand_evaluation(kernel, state),
                                   info.score_cp, game, is_quiet(position)))
         if rng.random() < deviate:
             position.push(rng.choice(position.legal_moves()))
@@ -107,65 +90,7 @@ def self_play(variant: str, game: int, seed: int, nodes: int, opening_plies: int
     return samples
 
 
-# -- 3. the network file ------------------------------------------------------------
-@dataclass
-class Net:
-    """Integer weights: w1[INPUTS][HIDDEN], b1[HIDDEN] (x ACT_ONE), w2[HIDDEN]
-    (centi-seeds x OUT_SCALE), b2 (centi-seeds x OUT_SCALE x ACT_ONE)."""
-
-    w1: list[list[int]]
-    b1: list[int]
-    w2: list[int]
-    b2: int
-
-    def evaluate(self, inputs: list[int] | tuple[int, ...]) -> int:
-        """The network's output in centi-seeds (the kernel's integer sum)."""
-        total = self.b2
-        for j in range(HIDDEN):
-            acc = self.b1[j] + sum(self.w1[i][j] for i in inputs)
-            total += self.w2[j] * min(max(acc, 0), ACT_ONE)
-        return total // (ACT_ONE * OUT_SCALE)
-
-
-class NetFileError(ValueError):
-    pass
-
-
-def write_net(path: Path, net: Net, command: str) -> None:
-    lines = [f"# bingwa network: {INPUTS} inputs, {HIDDEN} hidden, 1 output "
-             "(engine/learning.py)", f"#   {command}",
-             f"dims {INPUTS} {HIDDEN} {ACT_ONE} {OUT_SCALE}"]
-    lines += [" ".join(map(str, row)) for row in net.w1]
-    lines.append(" ".join(map(str, net.b1)))
-    lines.append(" ".join(map(str, net.w2)))
-    lines.append(str(net.b2))
-    path.write_text("\n".join(lines) + "\n")
-
-
-def read_net(path: Path) -> Net:
-    """The network of ``path`` (NetFileError: one line saying what is wrong)."""
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise NetFileError(f"cannot read the network {path}: {exc.strerror}") from None
-    rows = [line.split() for line in text.splitlines() if line and not line.startswith("#")]
-    expected = ["dims", str(INPUTS), str(HIDDEN), str(ACT_ONE), str(OUT_SCALE)]
-    if not rows or rows[0] != expected:
-        raise NetFileError(f"{path}: not a network of this build ({' '.join(expected)})")
-    try:
-        numbers = [[int(x) for x in row] for row in rows[1:]]
-    except ValueError:
-        raise NetFileError(f"{path}: a weight is not a whole number") from None
-    shape = [HIDDEN] * (INPUTS + 2) + [1]
-    if [len(row) for row in numbers] != shape:
-        raise NetFileError(f"{path}: the weights are not {INPUTS} x {HIDDEN}, {HIDDEN}, "
-                           f"{HIDDEN} and 1")
-    if any(abs(x) >= 1 << 15 for row in numbers[:INPUTS + 1] for x in row):
-        raise NetFileError(f"{path}: a first-layer weight is out of 16 bits")
-    return Net(numbers[:INPUTS], numbers[INPUTS], numbers[INPUTS + 1], numbers[INPUTS + 2][0])
-
-
-# -- 4. the fit (NumPy) -------------------------------------------------------------
+# -- 2. the fit (NumPy) -------------------------------------------------------------
 SCALE = 400.0  # centi-seeds: the errors are taken of sigmoid(score / SCALE)
 
 
@@ -260,9 +185,10 @@ def quantize(net: FloatNet) -> Net:
     """The kernel's integers nearest ``net`` (NetFileError past 16 bits)."""
     import numpy as np
     w1 = np.rint(net.w1 * ACT_ONE).astype(np.int64)
-    if np.abs(w1).max() >= 1 << 15:
-        raise NetFileError("a first-layer weight is out of 16 bits")
     b1 = np.rint(net.b1 * ACT_ONE).astype(np.int64)
     w2 = np.rint(net.w2 * 100 * OUT_SCALE).astype(np.int64)
     b2 = int(round(net.b2 * 100 * OUT_SCALE * ACT_ONE))
-    return Net(w1.tolist(), b1.tolist(), w2.tolist(), b2)
+    out = Net(w1.tolist(), b1.tolist(), w2.tolist(), b2)
+    if largest_sum(out) >= 1 << 15 or not fits_the_kernel(out):
+        raise NetFileError("the fit's weights are too large for the kernel's 16-bit sums")
+    return out

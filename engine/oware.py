@@ -156,7 +156,11 @@ class Oware(TwoRowVariant):
         return OwareRules(self.grandslam)
 
     def compiled_kernel(self, module: Any) -> Any:
-        return module.OwareKernel(self.grandslam)
+        from .net import load_default
+
+        kernel = module.OwareKernel(self.grandslam)
+        load_default(kernel)  # the learned evaluation (engine/net.py), shared by all
+        return kernel
 
     def rule_reason(self, state: Any, code: int) -> str:
         pits, _, mover = state

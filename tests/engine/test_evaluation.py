@@ -4,6 +4,7 @@ every variant, so the fit and the engine agree."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -33,6 +34,23 @@ def random_positions(variant, games: int, seed: int):
             position.push(rng.choice(position.legal_moves()))
 
 
+@functools.cache
+def shipped_net():
+    from bingwa.engine.net import NET_FILES, read_net
+
+    return read_net(NET_FILES["oware"])
+
+
+def net_output(kernel, state) -> int:
+    """What the learned network adds (engine/net.py: Oware's shipped one,
+    loaded by default)."""
+    if not getattr(kernel, "uses_net", False):
+        return 0
+    from bingwa.engine.net import active_inputs
+
+    return shipped_net().evaluate(active_inputs(state))
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_evaluation_is_the_weights_dot_the_features(spec):
     kernel = compiled_variant(spec).kernel
@@ -42,7 +60,8 @@ def test_evaluation_is_the_weights_dot_the_features(spec):
     for state in random_positions(compiled_variant(spec), 6, seed=11):
         features = kernel.features(state)
         assert len(features) == len(names)
-        assert kernel.evaluate(state) == sum(w * f for w, f in zip(weights, features))
+        hand = sum(w * f for w, f in zip(weights, features))
+        assert kernel.evaluate(state) == hand + net_output(kernel, state)
         seen += 1
     assert seen > 100
 

@@ -1,10 +1,12 @@
-"""engine/learning.py, the Oware kernel's network and benchmarks/train.py,
-its command line: the inputs, the integer inference against its Python
-twin, the network file, the fit and the one-command training."""
+"""engine/net.py, the Oware kernel's network, the EvalFile option,
+engine/learning.py and benchmarks/train.py, its command line: the inputs,
+the integer inference against its Python twin, the network file, the
+shipped network as the default, the fit and the one-command training."""
 
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,20 +14,22 @@ from pathlib import Path
 import pytest
 
 from bingwa.engine import Position, find_variant
-from bingwa.engine.learning import (
+from bingwa.engine.limits import Limits
+from bingwa.engine.net import (
     ACT_ONE,
     BUCKETS,
     HIDDEN,
     INPUTS,
+    NET_FILES,
     OUT_SCALE,
     SCORE_BUCKETS,
     Net,
     NetFileError,
     active_inputs,
     read_net,
+    set_eval_file,
     write_net,
 )
-from bingwa.engine.limits import Limits
 
 search = pytest.importorskip("bingwa.engine.search")
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +40,7 @@ def random_net(seed: int, scale: int = 300) -> Net:
     return Net([[rng.randint(-scale, scale) for _ in range(HIDDEN)] for _ in range(INPUTS)],
                [rng.randint(-scale, 2 * scale) for _ in range(HIDDEN)],
                [rng.randint(-3000, 3000) for _ in range(HIDDEN)],
-               rng.randint(-10 ** 6, 10 ** 6))
+               rng.randint(-10 ** 5, 10 ** 5))
 
 
 def zero_net() -> Net:
@@ -47,7 +51,7 @@ def zero_net() -> Net:
 def kernel():
     kernel = find_variant("oware").kernel
     yield kernel
-    kernel.set_net(None)
+    set_eval_file(kernel, "default")
 
 
 def positions(count: int, seed: int) -> list[Position]:
@@ -112,6 +116,7 @@ def searched(position: Position) -> tuple[str | None, int | None, int | None]:
 
 def test_the_search_uses_the_network_and_a_zero_one_changes_nothing(kernel):
     position = positions(30, 5)[-1]
+    kernel.set_net(None)
     hand = searched(position)
     kernel.set_net(zero_net())
     assert kernel.uses_net
@@ -122,12 +127,15 @@ def test_the_search_uses_the_network_and_a_zero_one_changes_nothing(kernel):
     assert searched(position) == hand
 
 
-def test_a_network_of_another_shape_is_refused(kernel):
+def test_a_network_of_another_shape_is_refused_and_the_loaded_one_stays(kernel):
+    position = positions(30, 5)[-1]
+    kernel.set_net(random_net(6, scale=2000))
+    before = searched(position)
     net = zero_net()
     net.w2 = [0] * (HIDDEN - 1)
     with pytest.raises(ValueError, match="shape"):
         kernel.set_net(net)
-    assert not kernel.uses_net
+    assert kernel.uses_net and searched(position) == before
 
 
 def test_the_network_file_round_trips(tmp_path):
@@ -141,7 +149,10 @@ def test_the_network_file_round_trips(tmp_path):
     (lambda text: text.replace(f"dims {INPUTS}", "dims 99"), "not a network of this build"),
     (lambda text: text.replace("\n5 ", "\nfive ", 1), "not a whole number"),
     (lambda text: text.rsplit("\n", 2)[0] + "\n", "are not"),
-    (lambda text: text.replace("\n5 ", "\n40000 ", 1), "out of 16 bits"),
+    (lambda text: text.replace("\n5 ", "\n40000 ", 1), "may leave 16 bits"),
+    (lambda text: text.replace("\n5 ", "\n3000 ", 1).replace("\n0 ", "\n3000 "),
+     "may leave 16 bits"),
+    (lambda text: text.rsplit("\n", 2)[0] + "\n2147000000\n", "may leave the kernel"),
 ])
 def test_a_damaged_network_file_is_one_line(tmp_path, damage, message):
     net = zero_net()
@@ -156,38 +167,62 @@ def test_a_damaged_network_file_is_one_line(tmp_path, damage, message):
 def test_a_missing_network_file_is_one_line(tmp_path):
     with pytest.raises(NetFileError, match="cannot read"):
         read_net(tmp_path / "none.txt")
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "net_engine.py"),
-                          str(tmp_path / "none.txt")], capture_output=True, text=True,
-                         timeout=60)
-    assert run.returncode == 2
-    assert run.stderr.count("\n") == 1 and "cannot read the network" in run.stderr
 
 
-def last_info(command: list[str]) -> str:
-    """The last ``info depth`` line of ``go nodes 5000`` from the start."""
-    engine = subprocess.Popen([sys.executable, *command], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+def engine_session(lines: list[str]) -> list[str]:
+    """``bingwa engine``'s output for ``lines``, each ``go`` and
+    ``isready`` waited for."""
+    engine = subprocess.Popen([sys.executable, "-m", "bingwa", "engine"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert engine.stdin is not None and engine.stdout is not None
-    engine.stdin.write("uci\nposition startpos\ngo nodes 5000\n")
-    engine.stdin.flush()
-    infos = []
-    for line in engine.stdout:
-        if line.startswith("info depth"):
-            infos.append(line)
-        if line.startswith("bestmove"):
-            break
+    out = []
+    for line in lines:
+        engine.stdin.write(line + "\n")
+        engine.stdin.flush()
+        if line.startswith("go") or line == "isready":
+            for reply in engine.stdout:
+                out.append(reply.rstrip("\n"))
+                if reply.startswith(("bestmove", "readyok")):
+                    break
     engine.stdin.write("quit\n")
     engine.stdin.flush()
     assert engine.wait(timeout=60) == 0
-    return infos[-1]
+    assert engine.stderr is not None and "Traceback" not in engine.stderr.read()
+    return out
 
 
-def test_net_engine_plays_with_the_network(tmp_path):
+def searched_line(out: list[str]) -> str:
+    """The last ``info depth`` of ``out`` without its timings (nps, time)."""
+    last = [line for line in out if line.startswith("info depth")][-1]
+    return re.sub(r" (nps|time) \d+", "", last)
+
+
+def last_info(option: str | None) -> str:
+    """The last ``info depth`` of ``go nodes 5000`` from the start, with
+    EvalFile set to ``option`` (None: not set), without its timings."""
+    lines = ["uci"] + ([f"setoption name EvalFile value {option}"] if option else [])
+    return searched_line(engine_session(lines + ["position startpos", "go nodes 5000"]))
+
+
+def test_evalfile_chooses_the_network_and_the_shipped_one_is_the_default(tmp_path):
+    assert NET_FILES["oware"].exists()  # shipped in the package
     path = tmp_path / "net.txt"
     write_net(path, random_net(8, scale=2000), "a test")
-    net = last_info([str(ROOT / "benchmarks" / "net_engine.py"), str(path)])
-    hand = last_info(["-m", "bingwa", "engine"])
-    assert net != hand  # another evaluation, another search
+    default, none, mine = last_info(None), last_info("none"), last_info(str(path))
+    assert last_info("default") == default
+    assert len({default, none, mine}) == 3  # three evaluations, three searches
+
+
+def test_a_bad_evalfile_is_one_error_line_and_the_default_stays(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a network\n")
+    for value, message in ((str(tmp_path / "none.txt"), "cannot read the network"),
+                           (str(bad), "not a network of this build")):
+        out = engine_session(["uci", f"setoption name EvalFile value {value}", "isready",
+                              "position startpos", "go nodes 5000"])
+        errors = [line for line in out if line.startswith("info string error")]
+        assert len(errors) == 1 and message in errors[0], out
+        assert searched_line(out) == last_info(None)
 
 
 # -- the fit and the command (NumPy) ----------------------------------------------
