@@ -129,6 +129,7 @@ class AlphaBetaBot(Bot):
         return self._kalah[spec]
 
     def set_option(self, name: str, value: str | None) -> None:
+        previous = self.values.get("evalfile", DEFAULT)
         super().set_option(name, value)
         key = name.strip().lower()
         if key == "hash":
@@ -143,9 +144,9 @@ class AlphaBetaBot(Bot):
             self._tablebases = {}
             self._check_tablebase_dir()
         elif key == "evalfile":
-            self._set_eval_file()
+            self._set_eval_file(previous)
 
-    def _set_eval_file(self) -> None:
+    def _set_eval_file(self, previous: str) -> None:
         from bingwa.engine import find_variant
         from bingwa.engine.net import NetFileError, set_eval_file
         from bingwa.engine.searcher import search_kernel
@@ -154,8 +155,8 @@ class AlphaBetaBot(Bot):
         try:
             set_eval_file(kernel, self.option("EvalFile"))
         except (NetFileError, ValueError) as exc:
-            self.values["evalfile"] = DEFAULT
-            set_eval_file(kernel, DEFAULT)
+            # refused before the kernel's network changed: the one before stays
+            self.values["evalfile"] = previous
             raise BotOptionError(str(exc)) from None
 
     def _check_tablebase_dir(self) -> None:

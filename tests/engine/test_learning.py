@@ -213,16 +213,18 @@ def test_evalfile_chooses_the_network_and_the_shipped_one_is_the_default(tmp_pat
     assert len({default, none, mine}) == 3  # three evaluations, three searches
 
 
-def test_a_bad_evalfile_is_one_error_line_and_the_default_stays(tmp_path):
+def test_a_bad_evalfile_is_one_error_line_and_the_network_before_stays(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("not a network\n")
     for value, message in ((str(tmp_path / "none.txt"), "cannot read the network"),
                            (str(bad), "not a network of this build")):
-        out = engine_session(["uci", f"setoption name EvalFile value {value}", "isready",
-                              "position startpos", "go nodes 5000"])
-        errors = [line for line in out if line.startswith("info string error")]
-        assert len(errors) == 1 and message in errors[0], out
-        assert searched_line(out) == last_info(None)
+        for before in (None, "none"):  # the shipped network, then the hand evaluation
+            first = [f"setoption name EvalFile value {before}"] if before else []
+            out = engine_session(["uci", *first, f"setoption name EvalFile value {value}",
+                                  "isready", "position startpos", "go nodes 5000"])
+            errors = [line for line in out if line.startswith("info string error")]
+            assert len(errors) == 1 and message in errors[0], out
+            assert searched_line(out) == last_info(before)
 
 
 # -- the fit and the command (NumPy) ----------------------------------------------
