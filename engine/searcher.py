@@ -363,7 +363,7 @@ class Searcher:
         timer = TimeManager(limits, position.turn, start,
                             position.variant.moves_left(position.state))
         node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
-        self._build_endgames(position, limits, timer, start)
+        self._build_endgames(position, limits, timer, start, stop_event)
         exact = None  # the root's exact value and the moves keeping it (Kalah Endgames)
         if self._solver_for_root(position, limits, multipv) is not None:
             exact = self._solve_root(position, timer, node_cap)
@@ -439,22 +439,24 @@ class Searcher:
         return SearchResult(best.move, ponder, best.info)
 
     def _build_endgames(self, position: Position, limits: Limits, timer: TimeManager,
-                        start: float) -> None:
+                        start: float, stop_event: threading.Event | None) -> None:
         """Build more of the Kalah solver's databases for this search
         (``BUILD_SHARE``, ``BUILD_REACH``): on a clock, what is foreseen to
-        fit in its share of the soft time; with none, every level."""
+        fit in its share of the soft time; with none, every level (until
+        ``stop_event``, checked between levels)."""
         solver = self.kalah_endgames
         if (solver is None or not solver.plays(position.variant)
                 or solver.built_seeds >= solver.db_seeds
                 or variant_seeds(position) > solver.db_seeds + BUILD_REACH):
             return
+        stop = stop_event.is_set if stop_event is not None else None
         if limits.infinite or limits.nodes or limits.depth:
-            solver.extend()
+            solver.extend(stop=stop)
             return
         # a ponder search may become the move at once (ponderhit): its budget
         soft_ms = (ponderhit_ms(limits, position.turn, position.variant.moves_left(position.state))
                    if limits.ponder else timer.budget.soft_ms)
-        solver.extend(None if soft_ms is None else start + soft_ms * BUILD_SHARE / 1000)
+        solver.extend(None if soft_ms is None else start + soft_ms * BUILD_SHARE / 1000, stop)
 
     def _solver_for_root(self, position: Position, limits: Limits, multipv: int) -> Any:
         """The Kalah solver that may decide this search's root, or None:

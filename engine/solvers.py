@@ -126,17 +126,19 @@ class KalahSolver:
         """The databases are built for 0..built_seeds seeds in the pits (-1: none)."""
         return int(self.solver.built_seeds)
 
-    def extend(self, deadline: float | None = None) -> int:
+    def extend(self, deadline: float | None = None,
+               stop: Callable[[], bool] | None = None) -> int:
         """Build the next databases, in order, up to ``db_seeds``; with a
         ``deadline`` (time.monotonic()), only those expected to finish
         before it: a level's time is foreseen from the seconds a position
         of the last one took (levels of fewer than ``EXTEND_FREE``
-        positions, milliseconds in all, are built regardless). Returns
+        positions, milliseconds in all, are built regardless); ``stop``
+        returning true ends it between two levels. Returns
         ``built_seeds``. The play engine builds on its clock this way
         (Searcher, ``Kalah Endgames``): Ctrl-C raises KeyboardInterrupt,
         as in the search."""
         solver = self.solver
-        while solver.built_seeds < self.db_seeds:
+        while solver.built_seeds < self.db_seeds and not (stop and stop()):
             seeds = solver.built_seeds + 1
             size = solver.level_size(seeds)
             if (deadline is not None and size >= EXTEND_FREE

@@ -7,6 +7,7 @@ once with no clock, so that a fixed-node search stays deterministic."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
@@ -44,6 +45,7 @@ def test_extend_builds_in_order_what_the_deadline_allows():
     # a level foreseen to take longer than the time left waits
     lazy._rate = 3600.0
     assert lazy.extend(time.monotonic() + 60) == free
+    assert lazy.extend(stop=lambda: True) == free  # stopped: no level more
     assert lazy.extend() == 10  # no deadline: every level
     whole = KalahSolver(variant, 10, table_mb=1)
     rng = random.Random(1)
@@ -71,6 +73,13 @@ def test_the_engine_builds_nothing_far_from_the_databases_and_all_with_no_clock(
     searcher.search(near, Limits(nodes=5_000))
     assert solver.built_seeds == 10  # a node limit: every level, before the search
     nodes = searcher.nodes
+    # analysis stopped before its build: no level built, the answer at once
+    stopped = endgame_solver(variant, 1)
+    searcher.set_kalah_endgames(stopped)
+    halt = threading.Event()
+    halt.set()
+    assert searcher.search(near, Limits(infinite=True), stop_event=halt).best is not None
+    assert stopped.built_seeds == -1
     # the same search again (the databases now built either way): same count
     again = endgame_solver(variant, 1)
     other = Searcher(1)
@@ -96,7 +105,7 @@ def test_on_a_clock_the_engine_builds_only_what_fits_its_share_of_the_move():
     assert solver.built_seeds == free < 10
     # the deadline each search gives the build: its share of the move
     asked: list[float | None] = []
-    solver.extend = lambda deadline=None: asked.append(deadline) or solver.built_seeds
+    solver.extend = lambda deadline=None, stop=None: asked.append(deadline) or solver.built_seeds
     moves_left = variant.moves_left(near.state)
     for limits in (Limits(movetime=400), Limits(p1time=9_000, p2time=9_000, p1inc=100, p2inc=100),
                    Limits(ponder=True, p1time=9_000, p2time=9_000)):
@@ -113,9 +122,7 @@ def test_on_a_clock_the_engine_builds_only_what_fits_its_share_of_the_move():
         assert asked.pop() is None  # no clock: every level
 
 
-def _set_after(seconds: float):
-    import threading
-
+def _set_after(seconds: float) -> threading.Event:
     event = threading.Event()
     threading.Timer(seconds, event.set).start()
     return event
