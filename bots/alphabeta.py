@@ -14,11 +14,13 @@ Options:
 - ``TablebasePath``: a folder of Oware endgame databases (``bingwa solve
   build``) probed at every node within their range (empty: none).
 - ``Kalah Endgames``: MiB for the Kalah solver's databases (every
-  position of up to so many seeds in the pits, exact: engine/solvers.py),
-  built in memory at the first Kalah search (about 1.7 s for 16 MiB,
-  14 seeds, on this 2-core machine) and probed at every node; a move
-  first asks the solver for the root's exact value (a tenth of its time)
-  and then plays or searches only moves that keep it; 0: none.
+  position of up to so many seeds in the pits, exact: engine/solvers.py;
+  default 16: 0..14 seeds), built in memory a level at a time on the
+  clock once a game comes within reach of them (about 1.7 s in all for
+  16 MiB on this 2-core machine; at once with no clock) and probed at
+  every node; a move first asks the solver for the root's exact value (a
+  tenth of its time) and then plays or searches only moves that keep it;
+  0: none.
 - ``EvalFile``: the network added to Oware's evaluation (engine/net.py):
   ``default`` the one shipped in the package, ``none`` the hand-made
   evaluation alone, or a network file's path (benchmarks/train.py). The
@@ -40,6 +42,9 @@ from bingwa.engine.searcher import DEFAULT_HASH_MB, Searcher
 from .base import Bot, BotOption, BotOptionError, Emit
 
 MAX_SKILL = 20
+# Kalah Endgames' default: 0..14 seeds in 12 MiB, the root solves' table in
+# 4 (docs/solving.md, "Kalah in play": its SPRT at 10+0.1)
+KALAH_ENDGAMES_MB = 16
 # Skill level -> (depth cap, node cap) below MAX_SKILL: level 0 looks one
 # ply ahead within 100 nodes, level 19 ten plies within 52 M nodes.
 SKILL_CAPS = [(1 + level // 2, 100 * 2**level) for level in range(MAX_SKILL)]
@@ -77,7 +82,7 @@ class AlphaBetaBot(Bot):
             BotOption("Depth", "spin", 0, 0, 200, help="depth cap (0: none)"),
             BotOption("TablebasePath", "string", "",
                       help="Oware endgame database folder (empty: none)"),
-            BotOption("Kalah Endgames", "spin", 0, 0, 4096,
+            BotOption("Kalah Endgames", "spin", KALAH_ENDGAMES_MB, 0, 4096,
                       help="MiB of Kalah endgame databases built in memory (0: none)"),
             BotOption("EvalFile", "string", DEFAULT,
                       help="Oware's network: default, none, or a file"),

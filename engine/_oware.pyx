@@ -256,7 +256,7 @@ cdef int evaluate(const void* vs) noexcept nogil:
             + EVAL_TEMPO)
 
 
-# The learned evaluation (engine/learning.py, docs/tuning.md): a network
+# The learned evaluation (engine/net.py, docs/tuning.md): a network
 # whose output is added to ``evaluate``'s. Its inputs are the 12 pits (the
 # side to move's row first) one-hot by seed count and the two scores
 # one-hot; each input adds a row of NET_W1 to the hidden sums, a hidden
@@ -280,7 +280,7 @@ NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET
 cdef inline void add_row(short* acc, int index) noexcept nogil:
     # 16-bit sums (twice the lanes of 32-bit ones), added modulo 2^16: a
     # partial sum may wrap and come back, and the final one is exact, as
-    # engine/learning.py refuses a network whose sums could leave 16 bits
+    # engine/net.py read_net refuses a network whose sums could leave 16 bits
     cdef const short* row = NET_W1[index]
     cdef int j
     for j in range(NET_HIDDEN):
@@ -291,7 +291,7 @@ cdef int net_output(const OwareState* s) noexcept nogil:
     cdef short acc[NET_HIDDEN]
     cdef int me = s.turn, opp = 1 - s.turn, i, j, seeds
     cdef short unit
-    cdef int total = NET_B2  # engine/learning.py: the output fits in 32 bits
+    cdef int total = NET_B2  # engine/net.py read_net: the output fits in 32 bits
     for j in range(NET_HIDDEN):
         acc[j] = <short> NET_B1[j]
     for i in range(6):
@@ -379,7 +379,7 @@ cdef class OwareKernel(Kernel):
     net_dims = NET_DIMS
 
     def set_net(self, net):
-        """Evaluate with ``net`` (engine/learning.Net: w1, b1, w2, b2, its
+        """Evaluate with ``net`` (engine/net.Net: w1, b1, w2, b2, its
         shape that of NET_DIMS) added to the hand evaluation, or with the
         hand evaluation alone (None). The network is the module's: every
         Oware kernel of the process uses it in the searches started after

@@ -40,7 +40,7 @@ from .kernel import compiled_module
 from .limits import Info, Limits, SearchResult
 from .position import Position
 from .proofs import DrawProver
-from .timeman import TimeManager
+from .timeman import TimeManager, ponderhit_ms
 
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 65536
@@ -90,6 +90,13 @@ VARIANT_KNOBS: dict[str, dict[str, int]] = {
 # move's (soft) time, or of its node limit, on the root's exact value
 # before the search (docs/solving.md, "Perfect play in the engine")
 ROOT_SOLVE_SHARE = 0.1
+# Kalah with ``Kalah Endgames``: the solver's databases are built on the
+# clock, the levels foreseen to fit in this share of a move's (soft) time
+# (all of them at once with no clock: a node or depth limit, analysis),
+# once the root has at most BUILD_REACH seeds more in the pits than they
+# hold (a search from further away barely reaches them)
+BUILD_SHARE = 0.5
+BUILD_REACH = 24
 # after a root of S seeds in the pits went unsolved, the next try waits for
 # a root of at most S - UNSOLVED_GAP (or a larger budget): a failed try
 # costs its share of the search, and seeds leave the pits slowly
@@ -356,9 +363,10 @@ class Searcher:
         timer = TimeManager(limits, position.turn, start,
                             position.variant.moves_left(position.state))
         node_cap = min((c for c in (limits.nodes, max_nodes) if c), default=None)
+        self._build_endgames(position, limits, timer, start, stop_event)
         exact = None  # the root's exact value and the moves keeping it (Kalah Endgames)
         if self._solver_for_root(position, limits, multipv) is not None:
-            exact = self._solve_root(position, timer, node_cap, start)
+            exact = self._solve_root(position, timer, node_cap)
             if node_cap:
                 node_cap = max(1, node_cap - self.nodes)
             if exact is not None and len(exact[1]) == 1:
@@ -430,6 +438,26 @@ class Searcher:
         ponder = best.pv[1] if len(best.pv) > 1 else None
         return SearchResult(best.move, ponder, best.info)
 
+    def _build_endgames(self, position: Position, limits: Limits, timer: TimeManager,
+                        start: float, stop_event: threading.Event | None) -> None:
+        """Build more of the Kalah solver's databases for this search
+        (``BUILD_SHARE``, ``BUILD_REACH``): on a clock, what is foreseen to
+        fit in its share of the soft time; with none, every level (until
+        ``stop_event``, checked between levels)."""
+        solver = self.kalah_endgames
+        if (solver is None or not solver.plays(position.variant)
+                or solver.built_seeds >= solver.db_seeds
+                or variant_seeds(position) > solver.db_seeds + BUILD_REACH):
+            return
+        stop = stop_event.is_set if stop_event is not None else None
+        if limits.infinite or limits.nodes or limits.depth:
+            solver.extend(stop=stop)
+            return
+        # a ponder search may become the move at once (ponderhit): its budget
+        soft_ms = (ponderhit_ms(limits, position.turn, position.variant.moves_left(position.state))
+                   if limits.ponder else timer.budget.soft_ms)
+        solver.extend(None if soft_ms is None else start + soft_ms * BUILD_SHARE / 1000, stop)
+
     def _solver_for_root(self, position: Position, limits: Limits, multipv: int) -> Any:
         """The Kalah solver that may decide this search's root, or None:
         a move to play (not analysis: no ``infinite``, ``ponder``,
@@ -440,8 +468,8 @@ class Searcher:
             return None
         return solver
 
-    def _solve_root(self, position: Position, timer: TimeManager, node_cap: int | None,
-                    start: float) -> tuple[int, list[str], list[str]] | None:
+    def _solve_root(self, position: Position, timer: TimeManager,
+                    node_cap: int | None) -> tuple[int, list[str], list[str]] | None:
         """The Kalah solver's ``(value, keeping, line)`` of the root
         (solvers.KalahSolver.best_line) when it finds them within
         ``ROOT_SOLVE_SHARE`` of the budget (a node limit's nodes, else the
@@ -461,7 +489,9 @@ class Searcher:
             nodes, deadline, budget = max(1, int(node_cap * ROOT_SOLVE_SHARE)), 0.0, float(node_cap)
         elif timer.budget.soft_ms is not None:
             nodes, budget = 0, timer.budget.soft_ms
-            deadline = start + budget * ROOT_SOLVE_SHARE / 1000
+            # from now: a build of the databases (_build_endgames) may have
+            # spent some of the move already
+            deadline = time.monotonic() + budget * ROOT_SOLVE_SHARE / 1000
         else:
             return None
         if (self._unsolved is not None and seeds > self._unsolved[0] - UNSOLVED_GAP

@@ -21,6 +21,10 @@ from .position import Position
 DB_POSITIONS = 100_000_000  # default database budget: positions (one byte each)
 DB_MAX_SEEDS = 40
 TABLE_MB = 256
+# KalahSolver.extend builds a level of fewer positions than this (a few
+# milliseconds) without foreseeing its time; from a quarter of it, a
+# level's time sets the rate that foresees the next ones
+EXTEND_FREE = 50_000
 
 
 class SolverError(BingwaError):
@@ -92,7 +96,7 @@ class KalahSolver:
     benchmark judges the engine's moves with it)."""
 
     def __init__(self, variant: Any, db_seeds: int, table_mb: int = TABLE_MB,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, build: bool = True) -> None:
         if variant.name != "kalah":
             raise SolverError(f"the Kalah solver does not play {variant.name}")
         if not 0 <= db_seeds <= DB_MAX_SEEDS:
@@ -102,6 +106,10 @@ class KalahSolver:
         self.db_seeds = db_seeds
         self.solver = self.module.KalahSolver(self.pits, bool(variant.options["empty-capture"]),
                                               db_seeds, table_mb)
+        self.db_seconds = 0.0
+        self._rate = 0.0  # seconds a position of the last level timed (extend)
+        if not build:
+            return
         start = time.perf_counter()
         try:
             for seeds in range(db_seeds + 1):
@@ -112,6 +120,40 @@ class KalahSolver:
         except self.module.SolveInterrupted as exc:
             raise SolveInterrupted("interrupted: the databases did not finish") from exc
         self.db_seconds = time.perf_counter() - start
+
+    @property
+    def built_seeds(self) -> int:
+        """The databases are built for 0..built_seeds seeds in the pits (-1: none)."""
+        return int(self.solver.built_seeds)
+
+    def extend(self, deadline: float | None = None,
+               stop: Callable[[], bool] | None = None) -> int:
+        """Build the next databases, in order, up to ``db_seeds``; with a
+        ``deadline`` (time.monotonic()), only those expected to finish
+        before it: a level's time is foreseen from the seconds a position
+        of the last one took (levels of fewer than ``EXTEND_FREE``
+        positions, milliseconds in all, are built regardless); ``stop``
+        returning true ends it between two levels. Returns
+        ``built_seeds``. The play engine builds on its clock this way
+        (Searcher, ``Kalah Endgames``): Ctrl-C raises KeyboardInterrupt,
+        as in the search."""
+        solver = self.solver
+        while solver.built_seeds < self.db_seeds and not (stop and stop()):
+            seeds = solver.built_seeds + 1
+            size = solver.level_size(seeds)
+            if (deadline is not None and size >= EXTEND_FREE
+                    and time.monotonic() + size * self._rate > deadline):
+                break
+            start = time.perf_counter()
+            try:
+                solver.build(seeds)
+            except self.module.SolveInterrupted:
+                raise KeyboardInterrupt from None
+            spent = time.perf_counter() - start
+            self.db_seconds += spent
+            if size >= EXTEND_FREE // 4:
+                self._rate = spent / size
+        return self.built_seeds
 
     @property
     def nodes(self) -> int:
@@ -197,10 +239,11 @@ class KalahSolver:
 def endgame_solver(variant: Any, budget_mb: int) -> KalahSolver:
     """The solver the engine plays with (``Kalah Endgames``): databases in
     three quarters of ``budget_mb`` MiB, the table of its root solves in
-    the rest (at least 1 MiB)."""
+    the rest (at least 1 MiB). None is built yet: the search builds them
+    on its clock (KalahSolver.extend)."""
     pits = int(variant.options["pits"])
     seeds = default_db_seeds(pits, variant.total_seeds(), (budget_mb << 20) * 3 // 4)
-    return KalahSolver(variant, seeds, table_mb=max(1, budget_mb // 4))
+    return KalahSolver(variant, seeds, table_mb=max(1, budget_mb // 4), build=False)
 
 
 def solve_kalah(position: Position, db_seeds: int | None = None, table_mb: int = TABLE_MB,

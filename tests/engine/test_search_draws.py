@@ -329,9 +329,12 @@ def test_analyse_prints_draw_in_n():
 
 
 def test_the_engine_writes_a_proven_draw_and_a_controller_reads_it():
+    # the search's own proof (Kalah Endgames would give the databases'
+    # exact cp 0 at every child, with no distance: docs/solving.md)
     session = ServerSession(find_bot("alphabeta")())
     session.send("setoption name UCI_Variant value kalah", "setoption name pits value 3",
-                 "setoption name seeds value 1", "position startpos", "go depth 10")
+                 "setoption name seeds value 1", "setoption name Kalah Endgames value 0",
+                 "position startpos", "go depth 10")
     assert session.wait_for("bestmove") == "bestmove c ponder a"
     infos = [line for line in session.lines if line.startswith("info depth")]
     session.close()

@@ -245,6 +245,9 @@ def test_the_search_reads_the_solver_databases_exactly():
         assert solver.keeps(pos, best, value), pos.text()
         checked += 1
     bot = find_bot("alphabeta")()
+    default = bot.kalah_endgames(Position(variant))  # 16 MiB: 0..14 seeds, built on the clock
+    assert default.db_seeds == 14 and default.built_seeds == -1
+    bot.set_option("Kalah Endgames", "0")
     assert bot.kalah_endgames(Position(variant)) is None  # 0 MiB: none
     bot.set_option("Kalah Endgames", "1")
     # 0..10 seeds: C(22, 12) = 646,646 positions fit 1 MiB, 0..11 (1,352,078) do not
