@@ -107,7 +107,9 @@ class KalahSolver:
         self.solver = self.module.KalahSolver(self.pits, bool(variant.options["empty-capture"]),
                                               db_seeds, table_mb)
         self.db_seconds = 0.0
-        self._rate = 0.0  # seconds a position of the last level timed (extend)
+        #: seconds a position of the last level timed: how ``extend`` foresees
+        #: the next level's time (a caller may set it, as the tests do)
+        self.seconds_per_position = 0.0
         if not build:
             return
         start = time.perf_counter()
@@ -142,7 +144,7 @@ class KalahSolver:
             seeds = solver.built_seeds + 1
             size = solver.level_size(seeds)
             if (deadline is not None and size >= EXTEND_FREE
-                    and time.monotonic() + size * self._rate > deadline):
+                    and time.monotonic() + size * self.seconds_per_position > deadline):
                 break
             start = time.perf_counter()
             try:
@@ -152,7 +154,7 @@ class KalahSolver:
             spent = time.perf_counter() - start
             self.db_seconds += spent
             if size >= EXTEND_FREE // 4:
-                self._rate = spent / size
+                self.seconds_per_position = spent / size
         return self.built_seeds
 
     @property

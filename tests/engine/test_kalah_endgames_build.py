@@ -7,6 +7,7 @@ once with no clock, so that a fixed-node search stays deterministic."""
 from __future__ import annotations
 
 import random
+import signal
 import threading
 import time
 
@@ -43,7 +44,7 @@ def test_extend_builds_in_order_what_the_deadline_allows():
     free = max(s for s in range(11) if lazy.solver.level_size(s) < EXTEND_FREE)
     assert lazy.extend(time.monotonic() - 1) == free < 10
     # a level foreseen to take longer than the time left waits
-    lazy._rate = 3600.0
+    lazy.seconds_per_position = 3600.0
     assert lazy.extend(time.monotonic() + 60) == free
     assert lazy.extend(stop=lambda: True) == free  # stopped: no level more
     assert lazy.extend() == 10  # no deadline: every level
@@ -55,6 +56,35 @@ def test_extend_builds_in_order_what_the_deadline_allows():
             pits[rng.randrange(12)] += 1
         assert lazy.solver.db_lookup(pits) == whole.solver.db_lookup(pits)
 
+
+
+def test_ctrl_c_during_a_level_stops_the_build_and_keeps_the_levels_before_it():
+    from bingwa.engine.solvers import KalahSolver
+
+    variant = Position("kalah").variant
+    lazy = KalahSolver(variant, 14, table_mb=1, build=False)
+    assert lazy.extend(stop=lambda: lazy.built_seeds >= 13) == 13
+    # 14 seeds: 4.4 M positions, most of a second; Ctrl-C 50 ms into it
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(KeyboardInterrupt):
+            lazy.extend()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert lazy.built_seeds == 13  # the level stopped is not half kept
+    assert lazy.extend() == 14  # and building again finishes it
+    whole = KalahSolver(variant, 14, table_mb=1)
+    rng = random.Random(2)
+    for _ in range(200):
+        pits = [0] * 12
+        for _ in range(14):
+            pits[rng.randrange(12)] += 1
+        assert lazy.solver.db_lookup(pits) == whole.solver.db_lookup(pits)
 
 def test_the_engine_builds_nothing_far_from_the_databases_and_all_with_no_clock():
     from bingwa.engine.searcher import BUILD_REACH, Searcher
@@ -98,7 +128,7 @@ def test_on_a_clock_the_engine_builds_only_what_fits_its_share_of_the_move():
     searcher = Searcher(1)
     searcher.set_kalah_endgames(solver)
     free = solver.extend(time.monotonic() - 1)  # the levels too small to foresee
-    solver._rate = 3600.0  # every other level foreseen to take an hour
+    solver.seconds_per_position = 3600.0  # every other level foreseen to take an hour
     near = kalah_root(20)
     result = searcher.search(near, Limits(movetime=100))
     assert result.best in [m.text for m in near.legal_moves()]
