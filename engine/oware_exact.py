@@ -6,7 +6,7 @@ build, and the player that plays its values with the game's own history
 A proving build (``tablebase.build``) marks exact only the boards whose
 proven bounds meet; where a cycle decides the game they stay apart. For
 the counts up to ``exact_seeds`` (``bingwa solve build --exact-seeds``,
-default 7) the build then solves every board of the count with the
+default 8) the build then solves every board of the count with the
 exhaustive solver, the game started there with no history and every line
 searched, the path since the last capture remembered, and writes that
 value as exact: the value byte unmarked, the proven bounds both that
@@ -21,27 +21,37 @@ solver disagree the build stops (``TablebaseError``): one of them is
 wrong, and nothing is written. ``bingwa solve verify`` solves the
 counts again (``resolve``) and compares every entry.
 
-The solver is pure Python: 0..7 seeds take about 10 s, 8 seeds about 12
-minutes on two processes (``jobs``), its moves ordered by a sweeps-only
-build's values (tablebase.sweep_guesses: the exact values order it far
-worse); 9 and more are out of reach here.
+The search is compiled where it is built (engine/_owareexact.pyx, over
+the move graph ``exact_graph`` makes with the pure-Python rules: the
+same search, node for node, as the tests check), on ``jobs`` threads;
+else the pure-Python solver runs, in ``jobs`` processes from 8 seeds on.
+Its moves are ordered by a sweeps-only build's values
+(tablebase.sweep_guesses: the exact values order it far worse). 8 seeds
+take about 2 minutes with two threads compiled (12 in pure Python); 9
+are out of reach: single boards of 9 need more than 35 M nodes, and the
+compiled search does about 0.6 M a second (docs/databases.md).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import signal
+import threading
+from array import array
 from collections.abc import Callable
 from typing import Any
 
 from .errors import BingwaError
 from .kernel import compiled_module
-from .oware_exhaustive import ExhaustiveSolver
+from .oware_exhaustive import ExhaustiveSolver, components, row_margin
 
 #: from this count on, with ``jobs`` > 1, a count is solved by worker processes
 POOL_FROM = 8
 #: boards per work item of a worker
 CHUNK = 500
+#: the stack of a thread of the compiled search (it recurses along a path)
+STACK = 512 * 1024 * 1024
 
 BIAS = 64  # a database byte holds value + BIAS (engine/_owaredb.pxd)
 RANK_NONE = 0xFFFF  # no rank: the bot does not play that bound from the ranks
@@ -54,6 +64,11 @@ class ExactMismatch(BingwaError, ValueError):
 
 def _db() -> Any:
     return compiled_module("owaredb")  # tablebase checked it is built
+
+
+def compiled_search() -> Any:
+    """The compiled search (solve_count uses it only where it is built)."""
+    return compiled_module("owareexact")
 
 
 def turned(board: tuple[int, ...]) -> tuple[int, ...]:
@@ -79,6 +94,107 @@ def solver_over(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: in
             solver.values[(turned(board), (0, 0), 1)] = int(value)
     solver.open_level(seeds)
     return solver
+
+
+
+def exact_graph(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: int,
+                guess: Callable[[Any], int]) -> Any:
+    """The move graph of ``seeds`` seeds for the compiled search
+    (engine/_owareexact.pyx): every position, both sides to move, numbered
+    ``2 * rank + side``, its moves by the pure-Python rules (the
+    ExhaustiveSolver's), the components of the capture-free moves, the
+    captures' exact values from ``value_of`` (South to move, the smaller
+    counts) and ``guess`` of every position."""
+    db = _db()
+    module = compiled_search()
+    count = int(db.positions(seeds))
+    boards = [tuple(db.unrank(i, seeds)) for i in range(count)]
+    states = [(board, (0, 0), side) for board in boards for side in (0, 1)]
+    rank = {board: i for i, board in enumerate(boards)}
+    rules = ExhaustiveSolver(rule)  # its children(): the pure-Python rules, cached
+    comp = components(states, lambda s: [c for c, _ in rules.children(s) if c[1] == (0, 0)])
+    start, kind, child, value = array("i", [0]), array("B"), array("i"), array("b")
+    terminal, mirror, guesses = array("b"), array("i"), array("b")
+    for state in states:
+        mover = state[2]
+        moves = rules.children(state)
+        terminal.append(row_margin(state, mover) if not moves else 0)
+        board = state[0]
+        mirror.append(2 * rank[turned(board)] if mover else 2 * rank[board])
+        guesses.append(max(-seeds, min(seeds, int(guess(state)))))
+        for after, gain in moves:
+            if after[1] != (0, 0):  # a capture: the smaller count, exact
+                pits = after[0] if after[2] == 0 else turned(after[0])
+                kind.append(module.MOVE_CAPTURE)
+                child.append(-1)
+                value.append(gain - int(value_of(pits)))
+                continue
+            child.append(2 * rank[after[0]] + after[2])
+            if comp[after] == comp[state]:
+                kind.append(module.MOVE_SAME)
+                value.append(row_margin(after, mover))
+            else:
+                kind.append(module.MOVE_OTHER)
+                value.append(0)
+        start.append(len(kind))
+    return module.Graph(seeds, start, kind, child, value, terminal, mirror, guesses)
+
+
+def solve_compiled(graph: Any, first: int, last: int, jobs: int = 1,
+                   searched: Callable[[int], None] | None = None) -> list[int]:
+    """The values with no history of the boards of ranks ``first`` ..
+    ``last - 1`` (South to move) by the compiled search over ``graph``
+    (exact_graph), on ``jobs`` threads, each with its own table, handed
+    CHUNK boards at a time; ``searched(boards)`` as they come in. Ctrl-C
+    ends them (KeyboardInterrupt)."""
+    module = compiled_search()
+    solvers = [module.Solver(graph) for _ in range(max(1, jobs))]
+    values: list[int] = [0] * (last - first)
+    parts = [(a, min(last, a + CHUNK)) for a in range(first, last, CHUNK)]
+    failed: list[BaseException] = []
+    finished: queue.Queue[int] = queue.Queue()  # boards of each chunk done
+    lock = threading.Lock()
+
+    def work(solver: Any) -> None:
+        while True:
+            with lock:
+                if not parts or failed:
+                    return
+                a, b = parts.pop(0)
+            try:
+                values[a - first:b - first] = solver.solve(a, b)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                with lock:
+                    failed.append(exc)
+                return
+            finished.put(b - a)
+
+    previous = threading.stack_size(STACK)  # the search recurses along a path
+    try:
+        threads = [threading.Thread(target=work, args=(solver,), daemon=True)
+                   for solver in solvers]
+        for thread in threads:
+            thread.start()
+    finally:
+        threading.stack_size(previous)
+    done = 0
+    try:
+        while any(thread.is_alive() for thread in threads) or not finished.empty():
+            try:
+                done += finished.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if searched is not None:
+                searched(done)  # a call per chunk, in the waiting thread
+    except KeyboardInterrupt:
+        for solver in solvers:
+            solver.stop()
+        for thread in threads:
+            thread.join()
+        raise
+    if failed:
+        raise failed[0]
+    return values
 
 
 def guess_from(data: Any) -> Callable[[Any], int]:
@@ -113,6 +229,9 @@ def solve_count(levels: list[Any], seeds: int, rule: int, guess_data: Any,
     CHUNK of them (and once all are)."""
     db = _db()
     count = int(db.positions(seeds))
+    if compiled_search() is not None:
+        graph = exact_graph(level_values(levels), seeds, rule, guess_from(guess_data))
+        return solve_compiled(graph, 0, count, jobs, searched)
     if jobs < 2 or seeds < POOL_FROM:
         solver = solver_over(level_values(levels), seeds, rule, guess_from(guess_data))
         values = []
@@ -192,4 +311,5 @@ def apply(seeds: int, values: list[int], data: bytearray, bounds: bytearray,
     return len(changes)
 
 
-__all__ = ["RANK_NONE", "ExactMismatch", "apply", "solve_count", "solver_over"]
+__all__ = ["RANK_NONE", "ExactMismatch", "apply", "compiled_search", "exact_graph", "solve_count",
+           "solve_compiled", "solver_over"]

@@ -5,9 +5,10 @@ the ``perfect`` bot plays there and ``solve query -m`` prints."""
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
-from .oware_exact import solver_over
+from .oware_exact import _db, compiled_search, exact_graph, solver_over, turned
 from .oware_exhaustive import ExhaustiveSolver, NodeLimit
 from .tablebase import MoveValue, board_of, entry, plain_guess
 
@@ -24,6 +25,33 @@ class ExactPlayer:
         self.tablebase = tablebase
         self.node_limit = node_limit
         self._solvers: dict[int, ExhaustiveSolver] = {}
+        self._compiled: dict[int, Any] = {}
+
+    def compiled(self, seeds: int) -> Any | None:
+        """The compiled search of ``seeds`` seeds (engine/_owareexact.pyx)
+        over the files' exact values, opened once and kept; None where it
+        is not built (the pure-Python solver plays then)."""
+        module = compiled_search()
+        if module is None:
+            return None
+        solver = self._compiled.get(seeds)
+        if solver is None:
+            self._compiled.clear()  # one count at a time: the seeds only fall
+            rule = self.tablebase.grandslam
+
+            def value_of(board: tuple[int, ...]) -> int:
+                return int(self.tablebase.entry(board)[0])
+
+            solver = module.Solver(exact_graph(value_of, seeds, rule, plain_guess(seeds, rule)))
+            db = _db()
+            values = array("b", bytes(2 * int(db.positions(seeds))))
+            for r in range(len(values) // 2):
+                board = tuple(db.unrank(r, seeds))
+                values[2 * r] = value_of(board)
+                values[2 * r + 1] = value_of(turned(board))  # North to move: turned round
+            solver.know(values)
+            self._compiled[seeds] = solver
+        return solver
 
     def covers(self, state: Any) -> bool:
         return sum(state[0]) <= getattr(self.tablebase, "searched", -1)
@@ -68,7 +96,21 @@ class ExactPlayer:
         positions since the last capture, ``child`` not among them). With
         ``below``: exact only where it is below it, else some bound at
         least ``below``. NodeLimit past ``node_limit`` nodes."""
-        solver = self.solver(sum(child[0]))
+        seeds = sum(child[0])
+        fast = self.compiled(seeds)
+        if fast is not None:
+            db = _db()
+
+            def index(state: Any) -> int:
+                return 2 * int(db.rank(tuple(state[0]))) + state[2]
+
+            places = [index(state) for state in history if sum(state[0]) == seeds]
+            try:
+                return int(fast.along(index(child), places, self.guess(child), below,
+                                      self.node_limit))
+            except compiled_search().SolveStopped:
+                raise NodeLimit from None
+        solver = self.solver(seeds)
         path = self.path_bits(solver, history)
         solver.node_limit = solver.nodes + self.node_limit
         try:
