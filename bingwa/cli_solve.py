@@ -56,8 +56,8 @@ dir_option = click.option(
 @click.option("--exact-seeds", type=click.IntRange(-1, 8), default=None, metavar="N",
               help="Solve every board of 0..N seeds over every line, repetitions included, "
                    "so that each of their entries is exact (a proving build; -1: none; 8 "
-                   "takes about 12 minutes with -j 2). Default: as the folder was built; "
-                   "a new folder 7.")
+                   "takes about 2 minutes with -j 2). Default: as the folder was built; "
+                   "a new folder 8.")
 @dir_option
 @variant_option
 def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, jobs: int,
