@@ -382,7 +382,7 @@ cdef class Solver:
         of them) to the fixed point: each to its best move's bounds, then
         its parents again. A position waits at most once, so the stack
         never holds more than the positions."""
-        cdef int32_t p, k, c, q
+        cdef int32_t p, k, c
         cdef int low, high, down, up
         while top > 0:
             top -= 1
@@ -405,23 +405,23 @@ cdef class Solver:
             if low > self.lo[p] or high < self.hi[p]:
                 self.lo[p] = <int8_t> imax(low, self.lo[p])
                 self.hi[p] = <int8_t> imin(high, self.hi[p])
-                for k in range(self.pstart[p], self.pstart[p + 1]):
-                    q = self.parent[k]
-                    if not self.waiting[q] and self.lo[q] < self.hi[q]:
-                        self.waiting[q] = 1
-                        self.work[top] = q
-                        top += 1
+                top = self.push_parents(p, top)
 
-    cdef void tightened(self, int32_t p) noexcept nogil:
-        """``p``'s bounds narrowed for good: its parents' may too."""
-        cdef int32_t k, q, top = 0
+    cdef int32_t push_parents(self, int32_t p, int32_t top) noexcept nogil:
+        """The parents of ``p`` still open and not waiting onto the work
+        stack (``top`` of them there); the new ``top``."""
+        cdef int32_t k, q
         for k in range(self.pstart[p], self.pstart[p + 1]):
             q = self.parent[k]
             if not self.waiting[q] and self.lo[q] < self.hi[q]:
                 self.waiting[q] = 1
                 self.work[top] = q
                 top += 1
-        self.settle(top)
+        return top
+
+    cdef void tightened(self, int32_t p) noexcept nogil:
+        """``p``'s bounds narrowed for good: its parents' may too."""
+        self.settle(self.push_parents(p, 0))
 
     # -- the search -----------------------------------------------------
 
