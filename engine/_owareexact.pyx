@@ -22,11 +22,15 @@ the small counts.
 
 Positions are numbered ``2 * rank + side`` (``rank`` of the board in its
 count, ``side`` 0 for South to move). The search recurses along a path:
-run it on a thread with a large stack (oware_exact.py does)."""
+run it on a thread with a large stack (oware_exact.py does).
+
+Past 600 lines on purpose: the sets, the graph and the search are one
+``nogil`` unit whose helpers inline into the search; split into modules
+they would need a .pxd of inline functions and gain nothing in reading."""
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t
 
 
 cdef enum:
@@ -303,8 +307,7 @@ cdef class Solver:
     cdef int8_t* exitv      # a move into another component: its value
     cdef Slot** table
     cdef uint8_t* waiting
-    cdef int32_t* work
-    cdef int64_t work_cap
+    cdef int32_t* work      # settle's stack: each position at most once
     cdef public long long nodes
     cdef long long limit     # nodes past which a search stops (0: none)
     cdef volatile int stop_flag
@@ -327,8 +330,7 @@ cdef class Solver:
         self.exitv = <int8_t*> calloc(m + 1, 1)
         self.table = <Slot**> calloc(n + 1, sizeof(Slot*))
         self.waiting = <uint8_t*> calloc(n + 1, 1)
-        self.work_cap = n + 1
-        self.work = <int32_t*> malloc(self.work_cap * sizeof(int32_t))
+        self.work = <int32_t*> malloc((n + 1) * sizeof(int32_t))
         if (self.lo == NULL or self.hi == NULL or self.values == NULL or self.open_ == NULL
                 or self.on_path == NULL or self.ordered == NULL or self.perm == NULL
                 or self.exitv == NULL or self.table == NULL or self.waiting == NULL
@@ -699,14 +701,15 @@ cdef class Solver:
         self.stop_flag = 1
 
     def know(self, const int8_t[:] values):
-        """The values with no history of every position (a build's exact
-        files): a move into another component is then worth its value at
-        once, unsearched."""
+        """The values with no history of every board, South to move, in
+        rank order (a build's exact files; North to move is the board
+        turned round): a move into another component is then worth its
+        value at once, unsearched."""
         cdef int32_t p
-        if values.shape[0] != self.positions:
-            raise ValueError("one value a position")
+        if 2 * values.shape[0] != self.positions:
+            raise ValueError("one value a board")
         for p in range(self.positions):
-            self.values[p] = values[p]
+            self.values[p] = values[(self.mirror[p] if p & 1 else p) >> 1]
 
     def clear_table(self):
         """Forget every bound of the table (not ``lo`` and ``hi``)."""

@@ -96,7 +96,6 @@ def solver_over(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: in
     return solver
 
 
-
 def exact_graph(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: int,
                 guess: Callable[[Any], int]) -> Any:
     """The move graph of ``seeds`` seeds for the compiled search

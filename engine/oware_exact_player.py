@@ -8,7 +8,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from .oware_exact import _db, compiled_search, exact_graph, solver_over, turned
+from .oware_exact import _db, compiled_search, exact_graph, solver_over
 from .oware_exhaustive import ExhaustiveSolver, NodeLimit
 from .tablebase import MoveValue, board_of, entry, plain_guess
 
@@ -44,11 +44,8 @@ class ExactPlayer:
 
             solver = module.Solver(exact_graph(value_of, seeds, rule, plain_guess(seeds, rule)))
             db = _db()
-            values = array("b", bytes(2 * int(db.positions(seeds))))
-            for r in range(len(values) // 2):
-                board = tuple(db.unrank(r, seeds))
-                values[2 * r] = value_of(board)
-                values[2 * r + 1] = value_of(turned(board))  # North to move: turned round
+            values = array("b", (value_of(tuple(db.unrank(r, seeds)))
+                                 for r in range(int(db.positions(seeds)))))
             solver.know(values)
             self._compiled[seeds] = solver
         return solver
