@@ -307,7 +307,13 @@ def build(folder: str | os.PathLike[str], max_seeds: int, grandslam: str | int =
                     progress(seeds, 0, None)  # sweep 0: every line searched
                     searched = partial(progress, seeds, 0)
                 guesses = sweep_guesses(db, pool, seeds, rule, sweeps)
-                values = solve_count(levels, seeds, rule, guesses, jobs, searched)
+                try:
+                    values = solve_count(levels, seeds, rule, guesses, jobs, searched)
+                except MemoryError:
+                    raise TablebaseError(
+                        f"{seeds} seeds: out of memory in the search over every line; "
+                        f"the databases of 0..{seeds - 1} seeds are kept (a smaller "
+                        "--exact-seeds needs less)") from None
                 try:
                     apply(seeds, values, data, bounds, ranks)
                 except ExactMismatch as exc:

@@ -182,3 +182,27 @@ def test_the_node_limit_stops_a_value_and_leaves_the_search_sound(searched):
         except NodeLimit:
             continue
     assert stopped > 0
+
+
+def test_a_search_out_of_memory_is_one_line_and_keeps_the_counts_before(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from bingwa.cli import main
+    from bingwa.engine import oware_exact
+
+    real = oware_exact.solve_count
+
+    def short(levels, seeds, rule, data, jobs=1, searched=None):
+        if seeds == 4:
+            raise MemoryError
+        return real(levels, seeds, rule, data, jobs, searched)
+
+    monkeypatch.setattr(tablebase, "solve_count", short)
+    result = CliRunner().invoke(main, ["solve", "build", "oware", "--max-seeds", "5",
+                                       "--dir", str(tmp_path)])
+    assert result.exit_code != 0
+    lines = [line for line in result.output.splitlines() if "error" in line]
+    assert lines == ["bingwa: error: 4 seeds: out of memory in the search over every line; "
+                     "the databases of 0..3 seeds are kept (a smaller --exact-seeds needs less)"]
+    assert "Traceback" not in result.output
+    assert tablebase.finished_levels(tmp_path, 0) == 3
