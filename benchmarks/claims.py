@@ -74,6 +74,18 @@ def databases(folder: str | None):
     return tablebase.open_tablebase(folder) if folder else None
 
 
+@functools.cache
+def perfect_bot(folder: str):
+    """The ``perfect`` bot reading ``folder``, made once a process: its
+    exact player's move graphs (seconds each at 7-8 seeds) are kept
+    across tasks."""
+    from bingwa.bots import find_bot
+
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", folder)
+    return bot
+
+
 def run_share(args: argparse.Namespace, share: int, shares: int) -> dict:
     """Boards share, share + shares, ... of the run (each with its own
     generator, so the result does not depend on -j)."""
@@ -110,11 +122,8 @@ def database_claims(args: argparse.Namespace, share: int, shares: int) -> dict:
     the refuter (on every other board one that ends the game by repetition
     whenever it can); refuted when the bot's side ends below the claimed
     final margin (engine/playout.py, margin_reached)."""
-    from bingwa.bots import find_bot
-
     tb = databases(args.tablebase)
-    bot = find_bot("perfect")()
-    bot.set_option("TablebasePath", args.tablebase)
+    bot = perfect_bot(args.tablebase)
     out = {"boards": 0, "claims": 0, "wins": 0, "draws": 0, "plies": 0, "slow": 0, "refuted": [],
            "kept": 0, "moves": 0}
     for board in range(share, args.boards, shares):

@@ -15,9 +15,9 @@ The rules here are those of oware.py for South to move, written again on
 a bare board (12 bytes, no scores): they must agree with the kernel, and
 tests/engine/test_tablebase.py checks them against it.
 
-(Past 600 lines: the probe, the sweeps, the finish and the ranks all read
-the board kernels above (ranking, sowing) as inline C; in another module
-they would be calls.)
+(Past 600 lines: the probe, the sweeps, the finish, the ranks and the
+move graph of one count all read the board kernels above (ranking,
+sowing) as inline C; in another module they would be calls.)
 """
 
 from libc.stdint cimport uint16_t, uint64_t
@@ -717,3 +717,151 @@ cdef class LevelBuilder:
             changed = rank_sweep_as(self.seeds, self.rule, self.bounds, self.fixed, self.quiet,
                                     <uint16_t*> buf, start, stop)
         return changed
+
+
+# -- The move graph of one count (the perfect bot's exact moves) --------------------
+#
+# What oware_exact.exact_graph builds with the pure-Python rules for a
+# build (so that the build's cross-check compares two implementations),
+# built here with the kernels above for play, where it is paid on the
+# clock: 8 seeds in a fraction of a second instead of seconds. Tests check
+# that both give the same arrays.
+
+def move_graph(int seeds, int rule, Tablebase values, const unsigned char[:] guesses,
+               int same, int capture, int other):
+    """The arrays of engine/_owareexact.pyx's Graph for ``seeds`` seeds:
+    position ``2 * rank + side`` (the board South-first, ``side`` to
+    move), its moves in the rules' order, each of kind ``capture`` (value:
+    the mover's gain less the smaller count's value in ``values``),
+    ``same`` (a capture-free move inside the position's strongly connected
+    component of such moves; value: the mover's margin were the child a
+    repetition) or ``other`` (value 0); ``terminal`` where the mover has no
+    move; ``mirror``; the guesses (bytes of the count as a file holds
+    them, clamped to the count), and the values of the count's boards in
+    ``values``: (start, kind, child, value, terminal, mirror, guess,
+    known) as array.array."""
+    from array import array
+
+    cdef uint64_t count = positions(seeds), r
+    cdef long long n = 2 * count, p, e, m = 0, q, c, top = 0, depth = 0, order = 0, comps = 0
+    cdef int bars[PITS - 1]
+    cdef unsigned char b[PITS]
+    cdef unsigned char view[PITS]
+    cdef unsigned char after[PITS]
+    cdef unsigned char kids[6 * PITS]
+    cdef int gains[6]
+    cdef int played[6]
+    cdef int side, k, i, moves, left, g
+    if seeds < 1 or seeds > values.c.max_seeds or values.c.level[seeds] == NULL:
+        raise ValueError(f"{seeds} seeds: not in these databases")
+    if <uint64_t> len(guesses) != count:
+        raise ValueError(f"{len(guesses)} guesses for {count} boards")
+    start = array("i", bytes(4 * (n + 1)))
+    terminal = array("b", bytes(n))
+    mirror = array("i", bytes(4 * n))
+    guess = array("b", bytes(n))
+    known = array("b", bytes(count))
+    cdef int[:] st = start, mi = mirror
+    cdef signed char[:] te = terminal, gu = guess, kn = known
+    kind_list = array("B")
+    child_list = array("i")
+    value_list = array("b")
+    # pass 1: the moves (the arrays grow; a move a few bytes)
+    bars_of_rank(0, seeds, bars)
+    for r in range(count):
+        if r:
+            next_bars(bars, seeds)
+        board_of_bars(bars, seeds, b)
+        kn[r] = byte_value(values.c.level[seeds][r])
+        for side in range(2):
+            p = 2 * r + side
+            if side:
+                turn_round(b, view)
+            else:
+                memcpy(view, b, PITS)
+            mi[p] = 2 * rank_board(view)
+            g = byte_value(guesses[mi[p] // 2])
+            gu[p] = seeds if g > seeds else (-seeds if g < -seeds else g)
+            moves = south_moves(view, rule, kids, gains, played)
+            if moves == 0:  # each side takes its own row
+                left = 0
+                for i in range(6):
+                    left += view[i] - view[6 + i]
+                te[p] = left
+            for k in range(moves):
+                if gains[k]:  # a capture: the smaller count's value, next mover first
+                    kind_list.append(capture)
+                    child_list.append(-1)
+                    g = level_value(&values.c, kids + PITS * k, board_seeds(kids + PITS * k))
+                    value_list.append(gains[k] - g)
+                    continue
+                if side:
+                    memcpy(after, kids + PITS * k, PITS)
+                else:
+                    turn_round(kids + PITS * k, after)
+                child_list.append(2 * rank_board(after) + 1 - side)
+                left = 0
+                for i in range(6):
+                    left += kids[PITS * k + 6 + i] - kids[PITS * k + i]
+                kind_list.append(same)  # for now: the components decide below
+                value_list.append(left)
+            m += moves
+            st[p + 1] = m
+    # pass 2: the strongly connected components of the capture-free moves
+    # (Tarjan's, the recursion on an explicit stack)
+    cdef unsigned char[:] kd = kind_list
+    cdef int[:] ch = child_list
+    cdef signed char[:] va = value_list
+    index = array("q", bytes(8 * n))   # 0: not visited; else the visiting order + 1
+    low = array("q", bytes(8 * n))
+    comp = array("q", bytes(8 * n))    # 0: on the stack or unvisited; else the component + 1
+    stack = array("q", bytes(8 * n))
+    work = array("q", bytes(8 * n))    # the nodes whose edges are being walked
+    edge = array("q", bytes(8 * n))    # the next edge of each of them
+    cdef long long[:] ix = index, lo = low, co = comp, sk = stack, wk = work, ed = edge
+    for q in range(n):
+        if ix[q]:
+            continue
+        order += 1
+        ix[q] = lo[q] = order
+        sk[top] = q
+        top += 1
+        wk[0] = q
+        ed[0] = st[q]
+        depth = 1
+        while depth:
+            p = wk[depth - 1]
+            e = ed[depth - 1]
+            if e < st[p + 1]:
+                ed[depth - 1] = e + 1
+                if kd[e] == capture:
+                    continue
+                c = ch[e]
+                if not ix[c]:
+                    order += 1
+                    ix[c] = lo[c] = order
+                    sk[top] = c
+                    top += 1
+                    wk[depth] = c
+                    ed[depth] = st[c]
+                    depth += 1
+                elif not co[c] and ix[c] < lo[p]:
+                    lo[p] = ix[c]
+                continue
+            depth -= 1
+            if depth and lo[p] < lo[wk[depth - 1]]:
+                lo[wk[depth - 1]] = lo[p]
+            if lo[p] == ix[p]:
+                comps += 1
+                while True:
+                    top -= 1
+                    c = sk[top]
+                    co[c] = comps
+                    if c == p:
+                        break
+    for p in range(n):
+        for e in range(st[p], st[p + 1]):
+            if kd[e] != capture and co[ch[e]] != co[p]:
+                kd[e] = other
+                va[e] = 0
+    return start, kind_list, child_list, value_list, terminal, mirror, guess, known

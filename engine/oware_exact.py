@@ -23,7 +23,8 @@ counts again (``resolve``) and compares every entry.
 
 The search is compiled where it is built (engine/_owareexact.pyx, over
 the move graph ``exact_graph`` makes with the pure-Python rules: the
-same search, node for node, as the tests check), on ``jobs`` threads;
+same search, node for node, as the tests check; in play the same graph
+from the databases' compiled rules, ``played_graph``), on ``jobs`` threads;
 else the pure-Python solver runs, in ``jobs`` processes from 8 seeds on.
 Its moves are ordered by a sweeps-only build's values
 (tablebase.sweep_guesses: the exact values order it far worse). 8 seeds
@@ -104,6 +105,13 @@ def exact_graph(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: in
     ExhaustiveSolver's), the components of the capture-free moves, the
     captures' exact values from ``value_of`` (South to move, the smaller
     counts) and ``guess`` of every position."""
+    return compiled_search().Graph(seeds, *graph_arrays(value_of, seeds, rule, guess))
+
+
+def graph_arrays(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: int,
+                 guess: Callable[[Any], int]) -> tuple[Any, ...]:
+    """exact_graph's arrays (start, kind, child, value, terminal, mirror,
+    guess: those of ``Graph``)."""
     db = _db()
     module = compiled_search()
     count = int(db.positions(seeds))
@@ -136,7 +144,7 @@ def exact_graph(value_of: Callable[[tuple[int, ...]], int], seeds: int, rule: in
                 kind.append(module.MOVE_OTHER)
                 value.append(0)
         start.append(len(kind))
-    return module.Graph(seeds, start, kind, child, value, terminal, mirror, guesses)
+    return start, kind, child, value, terminal, mirror, guesses
 
 
 def solve_compiled(graph: Any, first: int, last: int, jobs: int = 1,
@@ -194,6 +202,20 @@ def solve_compiled(graph: Any, first: int, last: int, jobs: int = 1,
     if failed:
         raise failed[0]
     return values
+
+
+def played_graph(tablebase: Any, seeds: int, guess_data: Any) -> tuple[Any, Any]:
+    """The move graph of ``seeds`` seeds as exact_graph makes it, and the
+    values of the count's boards (South to move) for ``Solver.know``, both
+    from the databases ``tablebase`` (an open _owaredb.Tablebase), made
+    with the compiled rules of the databases (``_owaredb.move_graph``) for
+    play, where it is paid on the clock: 8 seeds in a fraction of a second,
+    where exact_graph takes seconds (the tests check that both give the
+    same graph). ``guess_data``: the guesses' value bytes (tablebase.plain_guess_data)."""
+    module = compiled_search()
+    arrays = _db().move_graph(seeds, tablebase.grandslam, tablebase, guess_data,
+                              module.MOVE_SAME, module.MOVE_CAPTURE, module.MOVE_OTHER)
+    return module.Graph(seeds, *arrays[:7]), arrays[7]
 
 
 def guess_from(data: Any) -> Callable[[Any], int]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from .oware_exact import _db, compiled_search, exact_graph, solver_over
+from .oware_exact import _db, compiled_search, exact_graph, played_graph, solver_over
 from .oware_exhaustive import ExhaustiveSolver, NodeLimit
-from .tablebase import MoveValue, board_of, entry, plain_guess
+from .tablebase import MoveValue, board_of, entry, plain_guess, plain_guess_data
 
 
 class ExactPlayer:
@@ -19,7 +19,10 @@ class ExactPlayer:
     captures is worth the smaller count's value, one that repeats a
     position since the last capture the repetition's margin, any other
     the value of the game after it along that path (the solver's search,
-    the path given). Each count's solver is opened once and kept."""
+    the path given). Each count's solver is opened once and kept: the
+    compiled ones of every count (about 30 MB for 1..8 seeds together; a
+    process that plays many games, or boards of many counts, opens each
+    once), the pure-Python one of the present count only."""
 
     def __init__(self, tablebase: Any, node_limit: int = 2_000_000) -> None:
         self.tablebase = tablebase
@@ -36,16 +39,19 @@ class ExactPlayer:
             return None
         solver = self._compiled.get(seeds)
         if solver is None:
-            self._compiled.clear()  # one count at a time: the seeds only fall
             rule = self.tablebase.grandslam
-
-            def value_of(board: tuple[int, ...]) -> int:
-                return int(self.tablebase.entry(board)[0])
-
-            solver = module.Solver(exact_graph(value_of, seeds, rule, plain_guess(seeds, rule)))
             db = _db()
-            values = array("b", (value_of(tuple(db.unrank(r, seeds)))
-                                 for r in range(int(db.positions(seeds)))))
+            if isinstance(self.tablebase, db.Tablebase):  # the compiled rules: fast
+                graph, values = played_graph(self.tablebase, seeds, plain_guess_data(seeds, rule))
+            else:
+
+                def value_of(board: tuple[int, ...]) -> int:
+                    return int(self.tablebase.entry(board)[0])
+
+                graph = exact_graph(value_of, seeds, rule, plain_guess(seeds, rule))
+                values = array("b", (value_of(tuple(db.unrank(r, seeds)))
+                                     for r in range(int(db.positions(seeds)))))
+            solver = module.Solver(graph)
             solver.know(values)
             self._compiled[seeds] = solver
         return solver

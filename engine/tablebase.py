@@ -361,11 +361,17 @@ def plain_guess(seeds: int, rule: int = 0) -> Callable[[Any], int]:
     exact values would order it worse: on 300 random boards of 8 seeds,
     ordered by them the sample did not finish in 300 s, ordered by these
     it took 44 s (docs/databases.md, "Every line searched")."""
+    return guess_from(plain_guess_data(seeds, rule))
+
+
+def plain_guess_data(seeds: int, rule: int = 0) -> Any:
+    """The value bytes of plain_guess (sweep_guesses), one a board of
+    ``seeds`` seeds, South to move."""
     sweeps = _PLAIN.setdefault(rule, [])
     if len(sweeps) <= seeds:
         with ThreadPoolExecutor(max_workers=1) as pool:
             sweep_guesses(_db(), pool, seeds, rule, sweeps)
-    return guess_from(sweeps[seeds])
+    return sweeps[seeds]
 
 
 def make_folder(folder: str | os.PathLike[str]) -> Path:

@@ -206,3 +206,39 @@ def test_a_search_out_of_memory_is_one_line_and_keeps_the_counts_before(tmp_path
                      "the databases of 0..3 seeds are kept (a smaller --exact-seeds needs less)"]
     assert "Traceback" not in result.output
     assert tablebase.finished_levels(tmp_path, 0) == 3
+
+
+@pytest.mark.parametrize("rule", range(len(tablebase.GRAND_SLAM_RULES)))
+def test_the_graph_of_play_is_the_builds_graph(tmp_path, rule):
+    """The perfect bot's move graph, made by the databases' compiled rules
+    (oware_exact.played_graph), is the one a build makes with the
+    pure-Python rules, array for array, under every grand-slam rule, and
+    its boards' values are the files' entries."""
+    from bingwa.engine.oware_exact import graph_arrays, played_graph
+
+    tablebase.build(tmp_path, 6, grandslam=rule, prove=False)
+    tb = tablebase.open_tablebase(tmp_path, grandslam=rule)
+    module = exact
+    kinds = set()
+    for seeds in range(1, 7):
+        guesses = tablebase.plain_guess_data(seeds, rule)
+        played = db.move_graph(seeds, rule, tb, guesses, module.MOVE_SAME,
+                               module.MOVE_CAPTURE, module.MOVE_OTHER)
+        built = graph_arrays(lambda board: int(tb.entry(board)[0]), seeds, rule,
+                             tablebase.plain_guess(seeds, rule))
+        for name, one, other in zip(("start", "kind", "child", "value", "terminal", "mirror",
+                                     "guess"), played, built):
+            assert list(one) == list(other), (seeds, name)
+        assert list(played[7]) == [tb.entry(db.unrank(r, seeds))[0]
+                                   for r in range(int(db.positions(seeds)))]
+        kinds |= set(played[1])
+        graph, known = played_graph(tb, seeds, guesses)
+        assert graph.size == 2 * int(db.positions(seeds)) and list(known) == list(played[7])
+    assert kinds == {module.MOVE_SAME, module.MOVE_CAPTURE, module.MOVE_OTHER}
+
+
+def test_the_graph_of_play_refuses_a_count_not_in_the_files(searched):
+    with pytest.raises(ValueError, match="not in these databases"):
+        db.move_graph(7, 0, searched, b"", 0, 1, 2)
+    with pytest.raises(ValueError, match="guesses"):
+        db.move_graph(3, 0, searched, b"\x40", 0, 1, 2)
