@@ -23,6 +23,12 @@ capture into a smaller entry that is wrong (cycle-dependent), none from
 the count's own cycles. Each wrong settled entry the exact smaller values
 do not put right is printed.
 
+The last two columns are of what ``bingwa solve build`` gives a user (a
+proving build, the counts up to ``tablebase.DEFAULT_EXACT_SEEDS`` searched
+over every line): its entries marked exact, and its wrong ones (an exact
+entry that is not the value, or proven bounds that do not hold it; each
+is printed).
+
     python benchmarks/databases.py compare --max-seeds 8 -j 2
 
 solves the largest count in two processes, each handed chunks of 500
@@ -150,6 +156,9 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     folder = Path(tempfile.mkdtemp())
     tablebase.build(folder / "settled", max_seeds, jobs=2)
     tablebase.build(folder / "proven", max_seeds, jobs=2, prove=True)
+    # what `bingwa solve build` gives a user: proven, the small counts searched over every line
+    tablebase.build(folder / "default", max_seeds, jobs=2, prove=True,
+                    exact_seeds=min(max_seeds, tablebase.DEFAULT_EXACT_SEEDS))
     chunks = None
     kept: dict[tuple[int, ...], int] = {}
     if keep is not None and sample is None:
@@ -168,6 +177,7 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
             [pending[i:i + size] for i in range(0, len(pending), size)])
     settled = tablebase.open_tablebase(folder / "settled")
     proven = tablebase.open_tablebase(folder / "proven")
+    default = tablebase.open_tablebase(folder / "default")
     exact = folder / "exact"  # each count built over the smaller counts' true values
     begun = [time.monotonic()]
 
@@ -180,9 +190,11 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
     solver = ExhaustiveSolver(guess=lambda s: tablebase.entry(settled, s).value,
                               progress=progress)
     print("| seeds | boards | cycle-dependent | not proven | wrong proven | wrong settled "
-          "| wrong cycle-dependent | wrong settled, smaller counts exact | seconds | nodes |")
+          "| wrong cycle-dependent | wrong settled, smaller counts exact | default: exact "
+          "| default: wrong | seconds | nodes |")
     print("|------:|-------:|----------------:|-----------:|-------------:|--------------:"
-          "|----------------------:|------------------------------------:|--------:|------:|")
+          "|----------------------:|------------------------------------:|---------------:"
+          "|---------------:|--------:|------:|")
     for seeds in range(max_seeds + 1):
         started, nodes = time.monotonic(), solver.nodes
         begun[0] = started
@@ -244,9 +256,16 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         tablebase.build(exact, seeds, jobs=2)
         over = tablebase.open_tablebase(exact)
         count = cycle = unproven = wrong_proven = wrong_settled = wrong_cycle = wrong_over = 0
+        default_exact = default_wrong = 0
         for board in todo:
             state = (board, (0, 0), 0)
             truth = solver.values[state]
+            # the default build: an exact entry must be the value, bounds must hold it
+            kind, lower, upper = default.probe(state)
+            default_exact += kind == "exact"
+            if (kind == "exact" and lower != truth) or not lower <= truth <= upper:
+                default_wrong += 1
+                print(f"default build wrong: {board} {kind} {lower}..{upper} vs {truth}")
             found = tablebase.entry(settled, state)
             sure = tablebase.entry(proven, state)
             fixed = tablebase.entry(over, state)
@@ -270,7 +289,8 @@ def compare(max_seeds: int, sample: int | None = None, node_cap: int | None = No
         if len(todo) == tablebase.positions(seeds):  # solved in full: the next count builds over it
             tablebase.write_values(exact, seeds, lambda b: solver.values[(b, (0, 0), 0)])
         print(f"| {seeds} | {count:,} | {cycle:,} | {unproven:,} | {wrong_proven} "
-              f"| {wrong_settled} | {wrong_cycle} | {wrong_over} | {time.monotonic() - started:.1f} "
+              f"| {wrong_settled} | {wrong_cycle} | {wrong_over} | {default_exact:,} | {default_wrong} "
+              f"| {time.monotonic() - started:.1f} "
               f"| {solver.nodes - nodes:,} |", flush=True)
 
 
