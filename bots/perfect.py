@@ -9,7 +9,10 @@ capture first). Within the counts the build solved over every line
 (``--exact-seeds``) it plays the best move by the game's own history
 since the last capture (``oware_exact_player.ExactPlayer``: a move that repeats
 is worth the repetition, any other the exhaustive solver's value along
-that path), so it keeps every value there against any play. Elsewhere,
+that path), so it keeps every value there against any play. Opening that
+search for a count costs up to about a second once a process (8 seeds);
+on a clock a move opens it only within an eighth of the time left
+(``may_open``), else the ranks or the search play that move. Elsewhere,
 where the databases have their ranks it keeps the
 position's proven lower bound (``tablebase.keeping_moves``: moves that
 keep it and come nearer to it, which reach it against any play without a
@@ -52,6 +55,20 @@ class PerfectBot(AlphaBetaBot):
             player = self._exact = ExactPlayer(tb, self.exact_nodes)
         return player
 
+    @staticmethod
+    def may_open(limits: Limits, side: int, cost_ms: float) -> bool:
+        """Whether this move may open the exact search of a count, foreseen
+        to cost ``cost_ms`` (once a process: ExactPlayer.opening_ms): on a
+        clock, within an eighth of the time left (half a ``movetime``), so
+        that it never costs the game on time; else the ranks or the search
+        play this move, and a later one with more time opens it."""
+        if cost_ms <= 0 or limits.infinite or limits.ponder:
+            return True
+        if limits.movetime is not None:
+            return cost_ms <= limits.movetime / 2
+        left, _ = limits.clock(side)
+        return left is None or cost_ms <= max(left, 0) / 8
+
     def tablebase_dir(self) -> Path | None:
         from bingwa.engine.tablebase import default_dir
 
@@ -67,7 +84,9 @@ class PerfectBot(AlphaBetaBot):
         wanted = [v for v in values if v.move in limits.searchmoves] or values
         known = all(tablebase.exact_move_value(tb, position, v) for v in wanted)
         exact = self.exact_player(tb)
-        if not known and exact.covers(position.state):
+        if (not known and exact.covers(position.state)
+                and self.may_open(limits, position.turn,
+                                  exact.opening_ms(sum(position.state[0])))):
             try:
                 allowed = {v.move for v in wanted}
                 wanted = exact.move_values(position, best_only=True, allowed=allowed)

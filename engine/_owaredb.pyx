@@ -763,10 +763,13 @@ def move_graph(int seeds, int rule, Tablebase values, const unsigned char[:] gue
     known = array("b", bytes(count))
     cdef int[:] st = start, mi = mirror
     cdef signed char[:] te = terminal, gu = guess, kn = known
-    kind_list = array("B")
-    child_list = array("i")
-    value_list = array("b")
-    # pass 1: the moves (the arrays grow; a move a few bytes)
+    # pass 1: the moves, at most 6 a position (the arrays cut to size after)
+    kind_list = array("B", bytes(6 * n))
+    child_list = array("i", bytes(24 * n))
+    value_list = array("b", bytes(6 * n))
+    cdef unsigned char[:] kd = kind_list
+    cdef int[:] ch = child_list
+    cdef signed char[:] va = value_list
     bars_of_rank(0, seeds, bars)
     for r in range(count):
         if r:
@@ -790,28 +793,26 @@ def move_graph(int seeds, int rule, Tablebase values, const unsigned char[:] gue
                 te[p] = left
             for k in range(moves):
                 if gains[k]:  # a capture: the smaller count's value, next mover first
-                    kind_list.append(capture)
-                    child_list.append(-1)
-                    g = level_value(&values.c, kids + PITS * k, board_seeds(kids + PITS * k))
-                    value_list.append(gains[k] - g)
+                    kd[m] = capture
+                    ch[m] = -1
+                    va[m] = gains[k] - level_value(&values.c, kids + PITS * k,
+                                                   board_seeds(kids + PITS * k))
+                    m += 1
                     continue
                 if side:
                     memcpy(after, kids + PITS * k, PITS)
                 else:
                     turn_round(kids + PITS * k, after)
-                child_list.append(2 * rank_board(after) + 1 - side)
+                ch[m] = 2 * rank_board(after) + 1 - side
                 left = 0
                 for i in range(6):
                     left += kids[PITS * k + 6 + i] - kids[PITS * k + i]
-                kind_list.append(same)  # for now: the components decide below
-                value_list.append(left)
-            m += moves
+                kd[m] = same  # for now: the components decide below
+                va[m] = left
+                m += 1
             st[p + 1] = m
     # pass 2: the strongly connected components of the capture-free moves
     # (Tarjan's, the recursion on an explicit stack)
-    cdef unsigned char[:] kd = kind_list
-    cdef int[:] ch = child_list
-    cdef signed char[:] va = value_list
     index = array("q", bytes(8 * n))   # 0: not visited; else the visiting order + 1
     low = array("q", bytes(8 * n))
     comp = array("q", bytes(8 * n))    # 0: on the stack or unvisited; else the component + 1
@@ -864,4 +865,6 @@ def move_graph(int seeds, int rule, Tablebase values, const unsigned char[:] gue
             if kd[e] != capture and co[ch[e]] != co[p]:
                 kd[e] = other
                 va[e] = 0
+    del kd, ch, va  # (a buffer in use cannot be resized)
+    del kind_list[m:], child_list[m:], value_list[m:]
     return start, kind_list, child_list, value_list, terminal, mirror, guess, known

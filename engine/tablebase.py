@@ -364,6 +364,11 @@ def plain_guess(seeds: int, rule: int = 0) -> Callable[[Any], int]:
     return guess_from(plain_guess_data(seeds, rule))
 
 
+def plain_guesses_made(rule: int = 0) -> int:
+    """How many counts (0, 1, ...) of plain_guess this process has made."""
+    return len(_PLAIN.get(rule, ()))
+
+
 def plain_guess_data(seeds: int, rule: int = 0) -> Any:
     """The value bytes of plain_guess (sweep_guesses), one a board of
     ``seeds`` seeds, South to move."""

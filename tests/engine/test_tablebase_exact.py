@@ -340,3 +340,36 @@ def test_the_certificate_and_the_perfect_bot_order_their_search_by_a_plain_build
             assert player.solver(5).guess(state) == want
         differ += tablebase.entry(plain, (pits, (0, 0), 0)).value != cert.stored(pits)
     assert differ  # the stored exact values would have been other guesses
+
+
+def test_the_perfect_bot_opens_a_counts_search_only_where_the_clock_allows(exact):
+    """Opening the exact search of a count costs up to about a second (8
+    seeds) once a process: on a clock the bot pays it only within an
+    eighth of its time left, else it still moves at once (the ranks or
+    the search), and a later move with the time opens it."""
+    import threading
+
+    from bingwa.bots import find_bot
+
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", str(exact))
+    rng = random.Random(5)
+    game = walk(random_endgame(rng, "oware", EXACT), rng, 3)
+    while game.is_over() or sum(game.state[0]) != EXACT:
+        game = walk(random_endgame(rng, "oware", EXACT), rng, 3)
+    tb = bot.tablebase(game, lambda info: None)
+    player = bot.exact_player(tb)
+    cost = player.opening_ms(EXACT)
+    assert cost > 0
+    clock = {"p1time": 1, "p2time": 1}  # 1 ms: no time to open it
+    short = bot.go(game, Limits(**clock), lambda info: None, threading.Event())
+    assert short.best in {m.text for m in game.legal_moves()}
+    assert player.opening_ms(EXACT) == cost  # not opened
+    side = "p1time" if game.turn == 0 else "p2time"
+    long = bot.go(game, Limits(**{side: int(8 * cost) + 1}), lambda info: None, threading.Event())
+    assert player.opening_ms(EXACT) == 0  # opened, and kept for the moves after
+    values = player.move_values(game, best_only=True)
+    assert long.best in {v.move for v in values if v.value == max(w.value for w in values)}
+    assert bot.may_open(Limits(movetime=2 * int(cost) + 2), 0, cost)
+    assert not bot.may_open(Limits(movetime=int(cost)), 0, cost)
+    assert bot.may_open(Limits(depth=3), 1, cost) and bot.may_open(Limits(infinite=True), 1, cost)
