@@ -63,6 +63,14 @@ class ExactPlayer:
             self._compiled[seeds] = solver
         return solver
 
+    def stop(self) -> None:
+        """End the search in progress at once (from another thread): it
+        raises NodeLimit, and what it found before stays sound."""
+        for solver in self._compiled.values():
+            solver.stop()
+        for python in self._solvers.values():
+            python.node_limit = -1
+
     def opening_ms(self, seeds: int) -> float:
         """A foresight in ms of what opening the search of ``seeds`` seeds
         costs (0 once open): the guesses of the counts up to it (a

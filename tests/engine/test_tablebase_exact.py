@@ -368,8 +368,85 @@ def test_the_perfect_bot_opens_a_counts_search_only_where_the_clock_allows(exact
     side = "p1time" if game.turn == 0 else "p2time"
     long = bot.go(game, Limits(**{side: int(8 * cost) + 1}), lambda info: None, threading.Event())
     assert player.opening_ms(EXACT) == 0  # opened, and kept for the moves after
-    values = player.move_values(game, best_only=True)
+    values = ExactPlayer(tb).move_values(game, best_only=True)
     assert long.best in {v.move for v in values if v.value == max(w.value for w in values)}
     assert bot.may_open(Limits(movetime=2 * int(cost) + 2), 0, cost)
     assert not bot.may_open(Limits(movetime=int(cost)), 0, cost)
     assert bot.may_open(Limits(depth=3), 1, cost) and bot.may_open(Limits(infinite=True), 1, cost)
+
+
+# A game of benchmarks/claims.py (7 December 2026, 10,000 boards of 7-8
+# seeds): the databases claim +12 for North; North, the perfect bot, played
+# on to a repetition at +10 where a capture had won 25-18 at once.
+MAJORITY_GAME = ("1,0,0,0,2,0/0,1,1,0,1,1 18 23 n", (
+    "B a E b C c E e A d B f A e D f F a C c B d A b E e D d C c B f A e B d D f A e C f E b "
+    "B c A d D e C f B a E b A c D d C e B f F b A a E c D e C d B b E c D e C d E f A e B f "
+    "F c D a E b A d C c B d D e C f F b A a E c D b C c B d C e E f F a D a B b A e C c B f "
+    "A d B f A e C f E a D b").split())
+
+
+@pytest.fixture(scope="module")
+def seven(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("seven")
+    tablebase.build(path, 7, jobs=2, prove=True, exact_seeds=7)  # about 6 s
+    return path
+
+
+def test_the_perfect_bot_takes_the_majority_that_keeps_the_claim(seven):
+    """The databases' game plays on past "more than 24", so their claim is
+    the final margin or, where a majority ends the game first, the result
+    (playout.margin_reached). Where a capture that wins at once is worth
+    more to them than the best margin of the real game, the bot takes it."""
+    import threading
+
+    from bingwa.bots import find_bot
+
+    start, moves = MAJORITY_GAME
+    game = Position.from_text("oware", start)
+    tb = tablebase.open_tablebase(seven)
+    claim = tablebase.total_margin(tb, game.state)
+    assert claim == 12  # for North, to move
+    for move in moves:
+        game.push(game.parse_move(move))
+    assert game.text() == "0,0,1,0,0,0/1,1,0,0,1,3 18 23 n"
+    values = {v.move: v for v in ExactPlayer(tb).move_values(game)}
+    assert values["B"].value == 10 and not values["B"].ends  # the real game's best
+    assert values["F"].value == 7 and values["F"].ends  # 25-18
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", str(seven))
+    best = bot.go(game, Limits(depth=4), lambda info: None, threading.Event()).best
+    assert best == "F"
+    game.push(game.parse_move(best))
+    assert margin_reached(game.outcome(), 1, claim)
+    # B would not: along this game's history South holds North to +10 there
+    after_b = game.copy()
+    after_b.pop()
+    after_b.push(after_b.parse_move("B"))
+    assert max(v.value for v in ExactPlayer(tb).move_values(after_b, best_only=True)) == -10
+
+
+def test_stop_ends_the_perfect_bots_exact_search_at_once(exact):
+    """Without a clock an exact value may take up to ``exact_nodes`` nodes
+    (tens of seconds); ``stop`` ends it within a few hundredths of a second
+    and the bot still answers with a legal move."""
+    import threading
+    import time
+
+    from bingwa.bots import find_bot
+
+    bot = find_bot("perfect")()
+    bot.set_option("TablebasePath", str(exact))
+    # a 6-seed board whose best move needs more than 2 M nodes of the search
+    game = Position.from_text("oware", "0,0,0,3,0,1/0,0,1,0,1,0 22 20 n")
+    tb = bot.tablebase(game, lambda info: None)
+    bot.exact_player(tb).compiled(6)  # opened before the clock starts
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    began = time.monotonic()
+    result = bot.go(game, Limits(infinite=True), lambda info: None, stop)
+    assert time.monotonic() - began < 5
+    assert result.best in {m.text for m in game.legal_moves()}
+    assert bot.exact_budget(Limits(depth=3), 1, True) == bot.exact_nodes
+    assert bot.exact_budget(Limits(movetime=1000), 1, True) == 200_000
+    assert bot.exact_budget(Limits(p1time=20_000, p2time=40), 0, True) == 400_000
+    assert bot.exact_budget(Limits(p1time=20_000, p2time=40), 1, True) == 1_000
