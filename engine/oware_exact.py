@@ -204,6 +204,38 @@ def solve_compiled(graph: Any, first: int, last: int, jobs: int = 1,
     return values
 
 
+def on_deep_stack(call: Callable[[], Any], stop: Callable[[], None]) -> Any:
+    """``call()`` run on a thread with a ``STACK``-sized stack (the compiled
+    search recurses along the path, deeper than the 8 MB of a usual
+    thread allow), the caller waiting for it: Ctrl-C in the caller calls
+    ``stop()`` (the search ends at once), waits for the thread and raises
+    KeyboardInterrupt. What ``call`` raises is raised here."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            out["error"] = exc
+
+    previous = threading.stack_size(STACK)
+    try:
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    try:
+        while thread.is_alive():
+            thread.join(0.2)
+    except KeyboardInterrupt:
+        stop()
+        thread.join()
+        raise
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def played_graph(tablebase: Any, seeds: int, guess_data: Any) -> tuple[Any, Any]:
     """The move graph of ``seeds`` seeds as exact_graph makes it, and the
     values of the count's boards (South to move) for ``Solver.know``, both

@@ -8,7 +8,14 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from .oware_exact import _db, compiled_search, exact_graph, played_graph, solver_over
+from .oware_exact import (
+    _db,
+    compiled_search,
+    exact_graph,
+    on_deep_stack,
+    played_graph,
+    solver_over,
+)
 from .oware_exhaustive import ExhaustiveSolver, NodeLimit
 from .tablebase import (
     MoveValue,
@@ -140,9 +147,10 @@ class ExactPlayer:
                 return 2 * int(db.rank(tuple(state[0]))) + state[2]
 
             places = [index(state) for state in history if sum(state[0]) == seeds]
-            try:
-                return int(fast.along(index(child), places, self.guess(child), below,
-                                      self.node_limit))
+            try:  # on a deep stack, Ctrl-C stopping it (on_deep_stack)
+                return int(on_deep_stack(
+                    lambda: fast.along(index(child), places, self.guess(child), below,
+                                       self.node_limit), fast.stop))
             except compiled_search().SolveStopped:
                 raise NodeLimit from None
         solver = self.solver(seeds)

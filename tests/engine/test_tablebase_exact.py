@@ -450,3 +450,38 @@ def test_stop_ends_the_perfect_bots_exact_search_at_once(exact):
     assert bot.exact_budget(Limits(movetime=1000), 1, True) == 200_000
     assert bot.exact_budget(Limits(p1time=20_000, p2time=40), 0, True) == 400_000
     assert bot.exact_budget(Limits(p1time=20_000, p2time=40), 1, True) == 1_000
+
+
+def test_ctrl_c_stops_a_long_exact_search_at_once(exact):
+    """The compiled search runs on a thread of its own with a deep stack;
+    Ctrl-C in the caller stops it at once (it used to end only with the
+    null window in progress, a minute later on 8 seeds)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # every move's value of a 6-seed board: more than 10 M nodes
+    script = (
+        "from bingwa.engine import Position, tablebase\n"
+        "from bingwa.engine.oware_exact_player import ExactPlayer\n"
+        f"tb = tablebase.open_tablebase({str(exact)!r})\n"
+        "player = ExactPlayer(tb, node_limit=10**9)\n"
+        "player.compiled(6)\n"
+        "print('searching', flush=True)\n"
+        "try:\n"
+        "    player.move_values(Position.from_text('oware', '1,1,0,1,0,0/1,1,0,0,1,0 22 20 n'))\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    raise SystemExit(130)\n"
+        "print('finished', flush=True)\n")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert process.stdout.readline().strip() == "searching"
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    began = time.monotonic()
+    out, err = process.communicate(timeout=60)
+    assert time.monotonic() - began < 3, "Ctrl-C took too long"
+    assert (process.returncode, out.strip()) == (130, "interrupted"), err
