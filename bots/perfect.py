@@ -116,11 +116,11 @@ class PerfectBot(AlphaBetaBot):
     @staticmethod
     def _stop_on(stop: threading.Event, done: threading.Event, exact: ExactPlayer) -> None:
         """Stop ``exact``'s search when ``stop`` is set (``stop`` on the
-        protocol), until ``done``."""
-        while not done.is_set():
-            if stop.wait(0.02):
+        protocol), until ``done`` (which ends the wait at once: a move
+        costs no more than its search)."""
+        while not done.wait(0.01):
+            if stop.is_set():
                 exact.stop()
-                done.wait(0.02)
 
     def tablebase_dir(self) -> Path | None:
         from bingwa.engine.tablebase import default_dir
