@@ -485,31 +485,117 @@ cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* boun
     return changed
 
 
+cdef enum:
+    MAX_PARENTS = 6 * DB_MAX_SEEDS  # a pit and a number of seeds sown from it
+
+
+cdef inline int parents_of(const unsigned char* pits, int seeds, const unsigned char* quiet,
+                           uint64_t* parents) noexcept nogil:
+    """The ranks of the boards with a quiet move to ``pits`` (a board as
+    the sweeps rank it: seen by the side to move after the move); returns
+    how many. The move sowed its pit p (empty after it, the origin being
+    skipped) with s seeds, one to each of the next pits in turn: the parent
+    is the board with one seed taken back from each and s in p, for each s
+    while the pits allow; the parent's first visit (its ``quiet`` mask) says
+    whether that move is legal and quiet in it."""
+    cdef unsigned char after[PITS]
+    cdef unsigned char parent[PITS]
+    cdef int p, q, s, n = 0
+    cdef uint64_t r
+    turn_round(pits, after)  # the mover's row first, as he saw it
+    for p in range(6):
+        if after[p]:
+            continue
+        memcpy(parent, after, PITS)
+        q = p
+        for s in range(1, seeds + 1):
+            q += 1
+            if q == PITS:
+                q = 0
+            if q == p:
+                q += 1
+                if q == PITS:
+                    q = 0
+            if parent[q] == 0:
+                break  # a larger s needs this seed too
+            parent[q] -= 1
+            parent[p] = s
+            r = rank_board(parent)
+            if quiet[r] & (1 << p):
+                parents[n] = r
+                n += 1
+    return n
+
+
+cdef inline bint moves_parent(const unsigned char* parent, const unsigned char* before,
+                              const unsigned char* now, int width) noexcept nogil:
+    """Whether a child's bounds going from ``before`` to ``now`` can move
+    its parent's (``parent``; 2 or 4 biased bytes each, the same layout).
+    The parent's lo is the best of its moves at the children's hi: it rises
+    only where the child's new hi makes this move better than it. Its hi
+    is the best at the children's lo: it falls only where this move was
+    (one of) the best, its old value reaching it; else another move keeps
+    it. The bytes are value + VALUE_BIAS, so a move's value is 2 VALUE_BIAS
+    less the child's byte."""
+    cdef int k
+    for k in range(0, width, 2):
+        if now[k + 1] < before[k + 1] and 2 * VALUE_BIAS - now[k + 1] > parent[k]:
+            return True
+        if now[k] > before[k] and 2 * VALUE_BIAS - before[k] >= parent[k + 1]:
+            return True
+    return False
+
+
 cdef inline long long sweep_as(const TBData* d, int seeds, int rule, unsigned char* bounds,
-                               unsigned char* fixed, unsigned char* quiet,
-                               uint64_t start, uint64_t stop, const bint prove) noexcept nogil:
+                               unsigned char* fixed, unsigned char* quiet, unsigned char* dirty,
+                               uint64_t start, uint64_t stop, const bint prove,
+                               bint marking) noexcept nogil:
     cdef int bars[PITS - 1]
-    cdef uint64_t i
+    cdef unsigned char pits[PITS]
+    cdef unsigned char before[4]
+    cdef uint64_t parents[MAX_PARENTS]
+    cdef uint64_t i, r
     cdef long long changed = 0
+    cdef int moved, k, n
+    cdef int width = 4 if prove else 2
     cdef const unsigned char* mine
+    cdef const unsigned char* theirs
     bars_of_rank(start, seeds, bars)
     for i in range(start, stop):
         if i > start:
             next_bars(bars, seeds)
+        if marking:
+            if not dirty[i]:
+                continue  # no child moved since its last visit
+            dirty[i] = 0
         # not settled (with prove: the proven pair, the point pair lying within it)
         mine = bounds + 4 * i + 2 if prove else bounds + 2 * i
         if mine[0] != mine[1]:
-            changed += update(d, seeds, rule, bounds, fixed, quiet, i, bars, prove)
+            memcpy(before, bounds + width * i, width)
+            moved = update(d, seeds, rule, bounds, fixed, quiet, i, bars, prove)
+            changed += moved
+            if moved and marking:
+                board_of_bars(bars, seeds, pits)
+                n = parents_of(pits, seeds, quiet, parents)
+                for k in range(n):
+                    r = parents[k]
+                    theirs = bounds + width * r
+                    if (theirs[width - 2] != theirs[width - 1]
+                            and moves_parent(theirs, before, bounds + width * i, width)):
+                        dirty[r] = 1
     return changed
 
 
 cdef long long sweep(const TBData* d, int seeds, int rule, unsigned char* bounds,
-                     unsigned char* fixed, unsigned char* quiet,
-                     uint64_t start, uint64_t stop, bint prove) noexcept nogil:
-    """One pass over the ranks start..stop-1; returns how many bounds moved."""
+                     unsigned char* fixed, unsigned char* quiet, unsigned char* dirty,
+                     uint64_t start, uint64_t stop, bint prove, bint marking) noexcept nogil:
+    """One pass over the ranks start..stop-1, every one; or, ``marking``,
+    over those flagged in ``dirty``, each unflagged as it is visited and
+    the parents whose bounds its move can move flagged. Returns how many
+    bounds moved."""
     if prove:
-        return sweep_as(d, seeds, rule, bounds, fixed, quiet, start, stop, True)
-    return sweep_as(d, seeds, rule, bounds, fixed, quiet, start, stop, False)
+        return sweep_as(d, seeds, rule, bounds, fixed, quiet, dirty, start, stop, True, marking)
+    return sweep_as(d, seeds, rule, bounds, fixed, quiet, dirty, start, stop, False, marking)
 
 
 cdef void finish(int seeds, const unsigned char* bounds, unsigned char* out,
@@ -582,19 +668,28 @@ cdef enum:
 
 cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bounds,
                                     const unsigned char* fixed, const unsigned char* quiet,
-                                    uint16_t* ranks, uint64_t start, uint64_t stop) noexcept nogil:
+                                    uint16_t* ranks, unsigned char* dirty,
+                                    uint64_t start, uint64_t stop, bint marking) noexcept nogil:
     cdef int bars[PITS - 1]
     cdef unsigned char pits[PITS]
     cdef unsigned char kids[PITS]
     cdef int gains[1]
     cdef uint64_t i, j
-    cdef int k, lo, hi, mask, r, rl, rh
+    cdef int k, lo, hi, mask, r, rl, rh, n
+    cdef bint open_lo, open_hi
     cdef long long changed = 0
+    cdef uint64_t parents[MAX_PARENTS]
+    cdef uint64_t p
     cdef const unsigned char* child
+    cdef const unsigned char* mine
     bars_of_rank(start, seeds, bars)
     for i in range(start, stop):
         if i > start:
             next_bars(bars, seeds)
+        if marking:
+            if not dirty[i]:
+                continue  # no child was given a rank since its last visit
+            dirty[i] = 0
         rl = ranks[2 * i]
         rh = ranks[2 * i + 1]
         if rl != RANK_NONE and rh != RANK_NONE:
@@ -606,33 +701,44 @@ cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bo
             rl = 0
         if hi == seeds:
             rh = 0
-        if mask and (rl == RANK_NONE or rh == RANK_NONE):
+        open_lo = rl == RANK_NONE
+        open_hi = rh == RANK_NONE
+        r = 0
+        if mask and (open_lo or open_hi):
             board_of_bars(bars, seeds, pits)
-        if rl == RANK_NONE:
-            for k in range(6):
+            for k in range(6):  # each child once for both ranks
                 if mask & (1 << k):
                     south_move(pits, k, rule, kids, gains)
                     j = rank_board(kids)
                     child = bounds + 4 * j
-                    if -(<int> child[3] - VALUE_BIAS) == lo and ranks[2 * j + 1] + 1 < rl:
+                    if (open_lo and -(<int> child[3] - VALUE_BIAS) == lo
+                            and ranks[2 * j + 1] + 1 < rl):
                         rl = ranks[2 * j + 1] + 1
-        if rh == RANK_NONE:
-            r = 0
-            for k in range(6):
-                if mask & (1 << k):
-                    south_move(pits, k, rule, kids, gains)
-                    j = rank_board(kids)
-                    child = bounds + 4 * j
-                    if -(<int> child[2] - VALUE_BIAS) == hi and ranks[2 * j] + 1 > r:
+                    if open_hi and -(<int> child[2] - VALUE_BIAS) == hi and ranks[2 * j] + 1 > r:
                         r = ranks[2 * j] + 1
-            if r < RANK_NONE:
-                rh = r
-        if rl != ranks[2 * i]:
+        if open_hi and r < RANK_NONE:
+            rh = r
+        if rl == ranks[2 * i] and rh == ranks[2 * i + 1]:
+            continue
+        changed += (rl != ranks[2 * i]) + (rh != ranks[2 * i + 1])
+        if not marking:
             ranks[2 * i] = rl
-            changed += 1
-        if rh != ranks[2 * i + 1]:
             ranks[2 * i + 1] = rh
-            changed += 1
+            continue
+        # a parent's rank_lo may come from this rank_hi where the move keeps
+        # its proven lo, its rank_hi from this rank_lo where it keeps its hi
+        board_of_bars(bars, seeds, pits)
+        n = parents_of(pits, seeds, quiet, parents)
+        mine = bounds + 4 * i
+        for k in range(n):
+            p = parents[k]
+            if ((rh != ranks[2 * i + 1] and ranks[2 * p] == RANK_NONE
+                 and 2 * VALUE_BIAS - mine[3] == bounds[4 * p + 2])
+                    or (rl != ranks[2 * i] and ranks[2 * p + 1] == RANK_NONE
+                        and 2 * VALUE_BIAS - mine[2] == bounds[4 * p + 3])):
+                dirty[p] = 1
+        ranks[2 * i] = rl
+        ranks[2 * i + 1] = rh
     return changed
 
 cdef class LevelBuilder:
@@ -651,6 +757,8 @@ cdef class LevelBuilder:
     cdef unsigned char* fixed
     cdef bytearray quiet_buf
     cdef unsigned char* quiet
+    cdef bytearray dirty_buf    # 1 byte a board: to be visited (a child moved since its last visit)
+    cdef unsigned char* dirty
 
     def __init__(self, int seeds, int rule, Tablebase smaller, bint prove=False):
         cdef uint64_t n = positions(seeds)
@@ -669,19 +777,28 @@ cdef class LevelBuilder:
         self.fixed = self.fixed_buf
         self.quiet_buf = bytearray(n)
         self.quiet = self.quiet_buf
+        self.dirty_buf = bytearray(b"\x01") * n
+        self.dirty = self.dirty_buf
 
     @property
     def count(self):
         return positions(self.seeds)
 
-    def sweep_range(self, uint64_t start, uint64_t stop):
-        """One pass over ranks start..stop-1; how many bounds moved."""
+    def flag_all(self):
+        """Every board to be visited by the next pass (a full sweep)."""
+        memset(self.dirty, 1, positions(self.seeds))
+
+    def sweep_range(self, uint64_t start, uint64_t stop, bint marking=False):
+        """One pass over ranks start..stop-1; ``marking``: over those
+        flagged (``flag_all``, then those with a child that moved since
+        their last visit such that their bounds may move). How many bounds
+        moved."""
         cdef long long changed
         if stop <= start:
             return 0
         with nogil:
             changed = sweep(&self.smaller.c, self.seeds, self.rule, self.bounds, self.fixed,
-                            self.quiet, start, stop, self.prove)
+                            self.quiet, self.dirty, start, stop, self.prove, marking)
         return changed
 
     def finish_range(self, bytearray out, proven, uint64_t start, uint64_t stop):
@@ -701,10 +818,12 @@ cdef class LevelBuilder:
         with nogil:
             finish(self.seeds, self.bounds, dest, bounds_out, start, stop)
 
-    def rank_range(self, bytearray ranks, uint64_t start, uint64_t stop):
+    def rank_range(self, bytearray ranks, uint64_t start, uint64_t stop, bint marking=False):
         """One pass of the ranks (2 native uint16 a board, rank_lo and
-        rank_hi, RANK_NONE at first) over ranks start..stop-1, after the
-        sweeps have converged; how many ranks it gave. Only with prove."""
+        rank_hi, RANK_NONE at first) over ranks start..stop-1 (``marking``:
+        over those flagged, as ``sweep_range``: the parents a rank given
+        may give one are flagged), after the sweeps have converged; how
+        many ranks it gave. Only with prove."""
         cdef long long changed
         cdef unsigned char* buf = ranks
         if not self.prove:
@@ -715,7 +834,7 @@ cdef class LevelBuilder:
             return 0
         with nogil:
             changed = rank_sweep_as(self.seeds, self.rule, self.bounds, self.fixed, self.quiet,
-                                    <uint16_t*> buf, start, stop)
+                                    <uint16_t*> buf, self.dirty, start, stop, marking)
         return changed
 
 

@@ -24,7 +24,7 @@ import mmap
 import os
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -53,6 +53,7 @@ HEADER_BYTES = 64
 MAX_SEEDS = 48
 ENV_DIR = "BINGWA_DATABASES"
 BLOCK = 1 << 20  # ranks per work item of a sweep (threads take blocks in turn)
+DENSE = 4  # a sweep changing count // DENSE bounds or more: the next one visits every board
 
 # (seeds, sweep, boards changed) after each pass; (seeds, 0, None) when the exhaustive
 # search of a count begins (--exact-seeds), then (seeds, 0, boards solved so far) as it
@@ -442,18 +443,38 @@ def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smalle
     builder = db.LevelBuilder(seeds, rule, smaller, prove)
     count = int(builder.count)
     blocks = [(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK)]
-    sweep = 0
-    while True:
-        sweep += 1
-        changed = sum(pool.map(lambda b: builder.sweep_range(*b), blocks))
+
+    def passes(visit: Callable[..., int], dense: int) -> Iterator[int]:
+        """Passes of ``visit`` (over start, stop, marking) until one
+        changes nothing; yields each pass's changes. While a pass changes
+        ``dense`` or more, the next visits every board (finding the
+        parents would cost more than it saves); then each visits only the
+        flagged ones, and their moves flag their parents. After a flagged
+        pass changes nothing, a full one: with threads a race may have
+        left a flag down (the fixed point is the same whatever the order)."""
+        marking = checked = False
+        while True:
+            changed = sum(pool.map(lambda b: visit(*b, marking), blocks))
+            yield changed
+            if not changed and (checked or not marking):
+                return
+            if not changed:
+                builder.flag_all()  # the check: every board, still marking
+                checked = True
+                continue
+            checked = False
+            if not marking and changed < dense:
+                builder.flag_all()
+                marking = True
+
+    for sweep, changed in enumerate(passes(builder.sweep_range, count // DENSE), 1):
         if progress is not None:
             progress(seeds, sweep, changed)
-        if not changed:
-            break
     ranks = None
     if prove:
         ranks = bytearray(b"\xff" * (4 * count))
-        while sum(pool.map(lambda b: builder.rank_range(ranks, *b), blocks)):
+        for _ in passes(lambda start, stop, marking: builder.rank_range(ranks, start, stop,
+                                                                        marking), count // DENSE):
             pass
     out = bytearray(count)
     bounds = bytearray(2 * count) if prove else None
