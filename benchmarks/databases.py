@@ -1,10 +1,12 @@
 """Figures of the Oware endgame databases (docs/databases.md).
 
-    python benchmarks/databases.py build --max-seeds 14 --dir DIR [-j 2]
+    python benchmarks/databases.py build --max-seeds 14 --dir DIR [-j 2] [--no-prove]
     python benchmarks/databases.py compare --max-seeds 5
 
-``build`` builds every missing count into DIR and prints, per seed count,
-the boards, the file's bytes, the sweeps and the seconds, with the load
+``build`` builds every missing count into DIR, what ``bingwa solve build``
+builds there (a new folder: proving, 0..8 searched over every line;
+``--no-prove``: the settled estimates), and prints, per seed count, the
+boards, the bytes of its files, the sweeps and the seconds, with the load
 average of the machine (timings on a shared machine are noisy).
 
 ``compare`` builds the databases of 0..N seeds both ways (settled, and
@@ -81,9 +83,11 @@ from pathlib import Path
 from bingwa.engine import tablebase
 
 
-def build(folder: Path, max_seeds: int, jobs: int) -> None:
+def build(folder: Path, max_seeds: int, jobs: int, prove: bool | None) -> None:
     sweeps: dict[int, int] = {}
     started = [time.monotonic()]
+    tablebase.make_folder(folder)
+    prove, exact_seeds = tablebase.user_modes(folder, 0, prove, None)
 
     def progress(seeds: int, sweep: int | None, changed: int | None) -> None:
         if sweep is not None:
@@ -91,15 +95,20 @@ def build(folder: Path, max_seeds: int, jobs: int) -> None:
             return
         now = time.monotonic()
         count = tablebase.positions(seeds)
+        size = sum(p.stat().st_size for p in folder.glob(f"*-{seeds:02d}.bw??"))
         load = os.getloadavg()[0]
-        print(f"| {seeds:2d} | {count:>11,} | {count + tablebase.HEADER_BYTES:>11,} "
+        print(f"| {seeds:2d} | {count:>11,} | {size:>13,} "
               f"| {sweeps.get(seeds, 0):3d} | {now - started[0]:8.2f} | {load:5.1f} |", flush=True)
         started[0] = now
 
-    print(f"-j {jobs}, {os.cpu_count()} cores")
+    how = (f"proving, 0..{min(exact_seeds, max_seeds)} searched over every line"
+           if prove and exact_seeds >= 0
+           else "proving" if prove else "settled (--no-prove)")
+    print(f"-j {jobs}, {os.cpu_count()} cores, {how}")
     print("| seeds | boards | bytes | sweeps | seconds | load |")
     print("|------:|-------:|------:|-------:|--------:|-----:|")
-    tablebase.build(folder, max_seeds, jobs=jobs, progress=progress)
+    tablebase.build(folder, max_seeds, jobs=jobs, progress=progress, prove=prove,
+                    exact_seeds=exact_seeds)
 
 
 _worker: dict = {}  # a worker's solver, kept between the chunks it solves (compare -j)
@@ -426,6 +435,8 @@ def main() -> None:
     b.add_argument("--max-seeds", type=int, required=True)
     b.add_argument("--dir", type=Path, required=True)
     b.add_argument("-j", "--jobs", type=int, default=1)
+    b.add_argument("--no-prove", dest="prove", action="store_false", default=None,
+                   help="the settled estimates (default: what `bingwa solve build` builds)")
     c = sub.add_parser("compare")
     c.add_argument("--max-seeds", type=int, default=4)
     c.add_argument("--sample", type=positive, default=None,
@@ -488,7 +499,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop)  # like Ctrl-C: the workers are ended too
     try:
         if args.command == "build":
-            build(args.dir, args.max_seeds, args.jobs)
+            build(args.dir, args.max_seeds, args.jobs, args.prove)
         elif args.command == "certify":
             certify([b for b, _, _ in disputed], args.dir, [(o, m) for _, o, m in disputed])
         elif args.command == "judge":
@@ -497,6 +508,8 @@ def main() -> None:
             compare(args.max_seeds, args.sample, args.node_cap, args.seed, args.jobs, args.keep)
     except KeyboardInterrupt:
         sys.exit("interrupted")
+    except tablebase.TablebaseError as exc:
+        sys.exit(f"{args.command}: {exc}")
 
 
 if __name__ == "__main__":

@@ -84,12 +84,7 @@ def build(old_variant: tuple[str, ...], variant: str | None, max_seeds: int, job
         fail(f"--max-seeds must be in 0..{tablebase.MAX_SEEDS}, not {max_seeds}")
     try:  # before the bar is drawn: a bad folder is one line, nothing else
         tablebase.make_folder(path)
-        if prove is None and tablebase.finished_levels(path, rule) < 0:
-            prove = True  # what a user gets by default is what the search can trust
-        prove = tablebase.build_mode(path, rule, prove)
-        if exact_seeds is None and prove and tablebase.finished_levels(path, rule) < 0:
-            exact_seeds = tablebase.DEFAULT_EXACT_SEEDS
-        exact_seeds = tablebase.exact_mode(path, rule, prove, exact_seeds)
+        prove, exact_seeds = tablebase.user_modes(path, rule, prove, exact_seeds)
     except TablebaseError as exc:
         fail(str(exc))
     start = tablebase.finished_levels(path, rule, bounds=prove) + 1

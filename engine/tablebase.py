@@ -433,6 +433,23 @@ def exact_mode(folder: Path, grandslam: int, prove: bool, exact_seeds: int | Non
     return built
 
 
+def user_modes(folder: Path, grandslam: int, prove: bool | None,
+               exact_seeds: int | None) -> tuple[bool, int]:
+    """(prove, the last count searched over every line or -1) of what
+    ``bingwa solve build`` builds into ``folder`` (made) given its
+    ``--prove/--no-prove`` and ``--exact-seeds`` (None: not given): a new
+    folder proves, with the counts up to DEFAULT_EXACT_SEEDS searched;
+    one with files is built on as they were (TablebaseError where the
+    options say otherwise)."""
+    new = finished_levels(folder, grandslam) < 0
+    if prove is None and new:
+        prove = True  # what a user gets by default is what the search can trust
+    prove = build_mode(folder, grandslam, prove)
+    if exact_seeds is None and prove and new:
+        exact_seeds = DEFAULT_EXACT_SEEDS
+    return prove, exact_mode(folder, grandslam, prove, exact_seeds)
+
+
 def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smaller: Any,
                 progress: Progress | None,
                 prove: bool) -> tuple[bytearray, bytearray | None, bytearray | None]:
@@ -454,7 +471,7 @@ def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smalle
         left a flag down (the fixed point is the same whatever the order)."""
         marking = checked = False
         while True:
-            changed = sum(pool.map(lambda b: visit(*b, marking), blocks))
+            changed = sum(pool.map(visit, *zip(*blocks), [marking] * len(blocks)))
             yield changed
             if not changed and (checked or not marking):
                 return

@@ -85,3 +85,38 @@ def test_compare_stopped_by_sigterm_says_so_and_ends_its_workers(tmp_path: Path)
     while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_build_builds_what_a_user_gets_by_default(tmp_path: Path) -> None:
+    """``build`` times what ``bingwa solve build`` builds: a new folder
+    proving, the small counts searched over every line; ``--no-prove`` the
+    settled estimates; a folder built the other way refused in one line."""
+    from bingwa.engine import tablebase
+
+    def build(folder: Path, *extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(SCRIPT), "build", "--max-seeds", "5",
+                               "--dir", str(folder), *extra],
+                              capture_output=True, text=True, timeout=300)
+
+    default = build(tmp_path / "default")
+    assert default.returncode == 0, default.stderr
+    assert "proving, 0..5 searched over every line" in default.stdout
+    counts = rows(default.stdout)
+    assert sorted(counts) == [0, 1, 2, 3, 4, 5]
+    assert counts[5][0] == "4,368"
+    level = tablebase.read_level(tmp_path / "default" / tablebase.file_name(5), 5, 0)
+    assert level.proven and level.exact_seeds == tablebase.DEFAULT_EXACT_SEEDS
+    # the bytes of the count's three files: values, proven bounds, ranks
+    assert counts[5][1] == f"{sum(p.stat().st_size for p in (tmp_path / 'default').glob('*-05.*')):,}"
+
+    settled = build(tmp_path / "settled", "--no-prove")
+    assert settled.returncode == 0, settled.stderr
+    assert "settled (--no-prove)" in settled.stdout
+    assert not list((tmp_path / "settled").glob("*.bwbd"))
+
+    refused = build(tmp_path / "settled")  # built without --prove: goes on so
+    assert refused.returncode == 0, refused.stderr
+    wrong = build(tmp_path / "default", "--no-prove")
+    assert wrong.returncode != 0 and wrong.stdout.count("\n") <= 1
+    assert wrong.stderr.count("\n") == 1 and "--prove" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
