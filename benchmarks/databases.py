@@ -496,6 +496,9 @@ def main() -> None:
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
+    if args.command == "build" and not (0 <= args.max_seeds <= tablebase.MAX_SEEDS
+                                        and args.jobs >= 1):
+        sys.exit(f"build: --max-seeds must be in 0..{tablebase.MAX_SEEDS} and -j at least 1")
     signal.signal(signal.SIGTERM, stop)  # like Ctrl-C: the workers are ended too
     try:
         if args.command == "build":

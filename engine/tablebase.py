@@ -461,10 +461,10 @@ def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smalle
     count = int(builder.count)
     blocks = [(start, min(count, start + BLOCK)) for start in range(0, count, BLOCK)]
 
-    def passes(visit: Callable[..., int], dense: int) -> Iterator[int]:
+    def passes(visit: Callable[..., int]) -> Iterator[int]:
         """Passes of ``visit`` (over start, stop, marking) until one
         changes nothing; yields each pass's changes. While a pass changes
-        ``dense`` or more, the next visits every board (finding the
+        count // DENSE or more, the next visits every board (finding the
         parents would cost more than it saves); then each visits only the
         flagged ones, and their moves flag their parents. After a flagged
         pass changes nothing, a full one: with threads a race may have
@@ -480,18 +480,17 @@ def build_level(db: Any, pool: ThreadPoolExecutor, seeds: int, rule: int, smalle
                 checked = True
                 continue
             checked = False
-            if not marking and changed < dense:
+            if not marking and changed < count // DENSE:
                 builder.flag_all()
                 marking = True
 
-    for sweep, changed in enumerate(passes(builder.sweep_range, count // DENSE), 1):
+    for sweep, changed in enumerate(passes(builder.sweep_range), 1):
         if progress is not None:
             progress(seeds, sweep, changed)
     ranks = None
     if prove:
         ranks = bytearray(b"\xff" * (4 * count))
-        for _ in passes(lambda start, stop, marking: builder.rank_range(ranks, start, stop,
-                                                                        marking), count // DENSE):
+        for _ in passes(partial(builder.rank_range, ranks)):
             pass
     out = bytearray(count)
     bounds = bytearray(2 * count) if prove else None

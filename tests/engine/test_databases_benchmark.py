@@ -120,3 +120,7 @@ def test_build_builds_what_a_user_gets_by_default(tmp_path: Path) -> None:
     assert wrong.returncode != 0 and wrong.stdout.count("\n") <= 1
     assert wrong.stderr.count("\n") == 1 and "--prove" in wrong.stderr
     assert "Traceback" not in wrong.stderr
+    for bad in (("--max-seeds", "-1"), ("-j", "0")):  # refused before any line is printed
+        refused = build(tmp_path / "bad", *bad)
+        assert refused.returncode != 0 and not refused.stdout
+        assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
