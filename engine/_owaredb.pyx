@@ -32,6 +32,16 @@ from bingwa.engine.oware_rules cimport (
 )
 from bingwa.engine.tworow_c cimport TwoRowState
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define BW_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define BW_PREFETCH(p) ((void) (p))
+    #endif
+    """
+    void BW_PREFETCH(const void* p) noexcept nogil  # a hint: start loading p's cache line
+
 cdef enum:
     PITS = 12
     BINOM_N = DB_MAX_SEEDS + PITS
@@ -400,42 +410,59 @@ cdef class Tablebase:
 # within it) still gives the stored value. The two layouts, 4 and 8 bytes a
 # board, are the same code with ``prove`` a constant.
 
-cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* bounds,
-                       unsigned char* fixed, unsigned char* quiet,
-                       uint64_t i, const int* bars, const bint prove) noexcept nogil:
-    """Recompute the bounds of rank ``i`` (its bars given); returns how
-    many moved. The first visit generates every move and keeps what no
-    sweep can change: in ``fixed`` the best of the captures (finished
-    databases) and of having no move (with ``prove`` also at the proven
-    lo and hi of the captured boards); in ``quiet[i]`` the pits of the
-    moves that capture nothing; later visits sow only those."""
-    cdef unsigned char pits[PITS]
+cdef struct Visit:
+    # a board whose children's ranks are known and their bounds loading
+    uint64_t i
+    int n
+    uint64_t at[6]
+    unsigned char pits[PITS]
+
+
+cdef inline void prepare(const TBData* d, int seeds, int rule, const unsigned char* bounds,
+                         unsigned char* fixed, unsigned char* quiet, uint64_t i,
+                         const int* bars, Visit* visit, const bint prove) noexcept nogil:
+    """The first half of a visit of rank ``i`` (its bars given): its board
+    and the ranks of its capture-free children in ``visit``, their bounds
+    starting to load (``combine`` reads them). The first visit generates
+    every move and keeps what no sweep can change: in ``fixed`` the best
+    of the captures (finished databases) and of having no move (with
+    ``prove`` also at the proven lo and hi of the captured boards); in
+    ``quiet[i]`` the pits of the moves that capture nothing; later visits
+    sow only those."""
     cdef unsigned char kids[6 * PITS]
     cdef int gains[6]
     cdef int played[6]
-    cdef int n, k, left, v, mask, changed = 0
+    cdef int n, k, left, v, mask
     cdef int best[4]
     cdef unsigned char raw
     cdef const unsigned char* kid
-    cdef const unsigned char* child
     cdef int width = 4 if prove else 2
     cdef int slots = 3 if prove else 1
-    cdef unsigned char* mine = bounds + width * i
     cdef unsigned char* kept = fixed + slots * i
+    cdef unsigned char* pits = visit.pits
     cdef uint64_t j
+    cdef int lefts[6]
     board_of_bars(bars, seeds, pits)
+    visit.i = i
     if not kept[0]:
         n = south_moves(pits, rule, kids, gains, played)
         # also the value without a move: North takes his row
         best[0] = best[2] = best[3] = -seeds
         mask = 0
-        for k in range(n):
+        for k in range(n):  # the captures' ranks first, their entries loading meanwhile
             kid = kids + PITS * k
-            left = board_seeds(kid) if gains[k] else seeds
+            lefts[k] = board_seeds(kid) if gains[k] else seeds
+            if lefts[k] < seeds:
+                visit.at[k] = rank_board(kid)
+                BW_PREFETCH(d.level[lefts[k]] + visit.at[k])
+                if prove:
+                    BW_PREFETCH(d.proven[lefts[k]] + 2 * visit.at[k])
+        for k in range(n):
+            left = lefts[k]
             if left == seeds:
                 mask |= 1 << played[k]
                 continue
-            j = rank_board(kid)
+            j = visit.at[k]
             raw = d.level[left][j]
             v = gains[k] - byte_value(raw)
             if v > best[0]:
@@ -456,25 +483,44 @@ cdef inline int update(const TBData* d, int seeds, int rule, unsigned char* boun
             kept[1] = best[2] + VALUE_BIAS
             kept[2] = best[3] + VALUE_BIAS
         quiet[i] = mask
+    mask = quiet[i]
+    n = 0
+    for k in range(6):
+        if mask & (1 << k):
+            south_move(pits, k, rule, kids, gains)
+            visit.at[n] = rank_board(kids)
+            BW_PREFETCH(bounds + width * visit.at[n])
+            n += 1
+    visit.n = n
+
+
+cdef inline int combine(unsigned char* bounds, const unsigned char* fixed, const Visit* visit,
+                        const bint prove) noexcept nogil:
+    """The second half of a visit (``prepare``): the board's bounds from
+    its first-visit values and its children's bounds; how many moved."""
+    cdef int k, changed = 0
+    cdef int best[4]
+    cdef const unsigned char* child
+    cdef int width = 4 if prove else 2
+    cdef int slots = 3 if prove else 1
+    cdef unsigned char* mine = bounds + width * visit.i
+    cdef const unsigned char* kept = fixed + slots * visit.i
     best[0] = best[1] = <int> kept[0] - VALUE_BIAS
     if prove:
         best[2] = <int> kept[1] - VALUE_BIAS
         best[3] = <int> kept[2] - VALUE_BIAS
-    mask = quiet[i]
-    for k in range(6):
-        if mask & (1 << k):
-            south_move(pits, k, rule, kids, gains)
-            child = bounds + width * rank_board(kids)
-            # lo from the child's hi, hi from its lo (and the same for the proven pair)
-            if -byte_value(child[1]) > best[0]:
-                best[0] = -byte_value(child[1])
-            if -byte_value(child[0]) > best[1]:
-                best[1] = -byte_value(child[0])
-            if prove:
-                if -byte_value(child[3]) > best[2]:
-                    best[2] = -byte_value(child[3])
-                if -byte_value(child[2]) > best[3]:
-                    best[3] = -byte_value(child[2])
+    for k in range(visit.n):
+        child = bounds + width * visit.at[k]
+        # lo from the child's hi, hi from its lo (and the same for the proven pair)
+        if -byte_value(child[1]) > best[0]:
+            best[0] = -byte_value(child[1])
+        if -byte_value(child[0]) > best[1]:
+            best[1] = -byte_value(child[0])
+        if prove:
+            if -byte_value(child[3]) > best[2]:
+                best[2] = -byte_value(child[3])
+            if -byte_value(child[2]) > best[3]:
+                best[3] = -byte_value(child[2])
     for k in range(0, width, 2):
         if best[k] + VALUE_BIAS > mine[k]:
             mine[k] = best[k] + VALUE_BIAS
@@ -490,18 +536,20 @@ cdef enum:
 
 
 cdef inline int parents_of(const unsigned char* pits, int seeds, const unsigned char* quiet,
-                           uint64_t* parents) noexcept nogil:
+                           uint64_t* parents, const unsigned char* bounds,
+                           int width) noexcept nogil:
     """The ranks of the boards with a quiet move to ``pits`` (a board as
     the sweeps rank it: seen by the side to move after the move); returns
     how many. The move sowed its pit p (empty after it, the origin being
     skipped) with s seeds, one to each of the next pits in turn: the parent
     is the board with one seed taken back from each and s in p, for each s
     while the pits allow; the parent's first visit (its ``quiet`` mask) says
-    whether that move is legal and quiet in it."""
+    whether that move is legal and quiet in it. Their ``bounds`` (``width``
+    bytes a board) start loading (a hint)."""
     cdef unsigned char after[PITS]
     cdef unsigned char parent[PITS]
-    cdef int p, q, s, n = 0
-    cdef uint64_t r
+    cdef unsigned char pit[MAX_PARENTS]
+    cdef int p, q, s, k, n = 0, m = 0
     turn_round(pits, after)  # the mover's row first, as he saw it
     for p in range(6):
         if after[p]:
@@ -520,10 +568,15 @@ cdef inline int parents_of(const unsigned char* pits, int seeds, const unsigned 
                 break  # a larger s needs this seed too
             parent[q] -= 1
             parent[p] = s
-            r = rank_board(parent)
-            if quiet[r] & (1 << p):
-                parents[n] = r
-                n += 1
+            parents[m] = rank_board(parent)
+            BW_PREFETCH(quiet + parents[m])
+            pit[m] = p
+            m += 1
+    for k in range(m):  # then their masks, loaded meanwhile
+        if quiet[parents[k]] & (1 << pit[k]):
+            parents[n] = parents[k]
+            BW_PREFETCH(bounds + width * parents[n])
+            n += 1
     return n
 
 
@@ -546,20 +599,44 @@ cdef inline bint moves_parent(const unsigned char* parent, const unsigned char* 
     return False
 
 
+cdef inline long long settle(unsigned char* bounds, const unsigned char* fixed,
+                             const unsigned char* quiet, unsigned char* dirty, int seeds,
+                             const Visit* visit, const bint prove, bint marking) noexcept nogil:
+    """``combine`` a prepared visit; ``marking``: where its bounds moved,
+    flag the parents whose bounds this can move. How many moved."""
+    cdef unsigned char before[4]
+    cdef uint64_t parents[MAX_PARENTS]
+    cdef uint64_t r
+    cdef int moved, k, n
+    cdef int width = 4 if prove else 2
+    cdef const unsigned char* theirs
+    cdef const unsigned char* now = bounds + width * visit.i
+    memcpy(before, now, width)
+    moved = combine(bounds, fixed, visit, prove)
+    if moved and marking:
+        n = parents_of(visit.pits, seeds, quiet, parents, bounds, width)
+        for k in range(n):
+            r = parents[k]
+            theirs = bounds + width * r
+            if (theirs[width - 2] != theirs[width - 1]
+                    and moves_parent(theirs, before, now, width)):
+                dirty[r] = 1
+    return moved
+
+
 cdef inline long long sweep_as(const TBData* d, int seeds, int rule, unsigned char* bounds,
                                unsigned char* fixed, unsigned char* quiet, unsigned char* dirty,
                                uint64_t start, uint64_t stop, const bint prove,
                                bint marking) noexcept nogil:
+    # one board behind: a board's children's bounds load while the next
+    # board's are ranked (the same reads and writes in the same order; a
+    # flag set for the board just prepared takes it into the next pass)
     cdef int bars[PITS - 1]
-    cdef unsigned char pits[PITS]
-    cdef unsigned char before[4]
-    cdef uint64_t parents[MAX_PARENTS]
-    cdef uint64_t i, r
+    cdef Visit visits[2]
+    cdef int held = -1
+    cdef uint64_t i
     cdef long long changed = 0
-    cdef int moved, k, n
-    cdef int width = 4 if prove else 2
     cdef const unsigned char* mine
-    cdef const unsigned char* theirs
     bars_of_rank(start, seeds, bars)
     for i in range(start, stop):
         if i > start:
@@ -571,18 +648,14 @@ cdef inline long long sweep_as(const TBData* d, int seeds, int rule, unsigned ch
         # not settled (with prove: the proven pair, the point pair lying within it)
         mine = bounds + 4 * i + 2 if prove else bounds + 2 * i
         if mine[0] != mine[1]:
-            memcpy(before, bounds + width * i, width)
-            moved = update(d, seeds, rule, bounds, fixed, quiet, i, bars, prove)
-            changed += moved
-            if moved and marking:
-                board_of_bars(bars, seeds, pits)
-                n = parents_of(pits, seeds, quiet, parents)
-                for k in range(n):
-                    r = parents[k]
-                    theirs = bounds + width * r
-                    if (theirs[width - 2] != theirs[width - 1]
-                            and moves_parent(theirs, before, bounds + width * i, width)):
-                        dirty[r] = 1
+            prepare(d, seeds, rule, bounds, fixed, quiet, i, bars, &visits[(held + 1) & 1],
+                    prove)
+            if held >= 0:
+                changed += settle(bounds, fixed, quiet, dirty, seeds, &visits[held], prove,
+                                  marking)
+            held = (held + 1) & 1
+    if held >= 0:
+        changed += settle(bounds, fixed, quiet, dirty, seeds, &visits[held], prove, marking)
     return changed
 
 
@@ -666,69 +739,87 @@ cdef enum:
     RANK_NONE = 0xFFFF    # no rank found (or past 0xFFFE plies)
 
 
-cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bounds,
-                                    const unsigned char* fixed, const unsigned char* quiet,
-                                    uint16_t* ranks, unsigned char* dirty,
-                                    uint64_t start, uint64_t stop, bint marking) noexcept nogil:
-    cdef int bars[PITS - 1]
-    cdef unsigned char pits[PITS]
+cdef struct RankVisit:
+    # a board whose ranks are open, its children ranked and loading
+    uint64_t i
+    int n, lo, hi, rl, rh
+    bint open_lo, open_hi
+    uint64_t at[6]
+    unsigned char pits[PITS]
+
+
+cdef inline bint rank_prepare(int seeds, int rule, const unsigned char* bounds,
+                              const unsigned char* fixed, const unsigned char* quiet,
+                              const uint16_t* ranks, uint64_t i, const int* bars,
+                              RankVisit* visit) noexcept nogil:
+    """The first half of a rank visit of ``i`` (its bars given): False if
+    both its ranks are given; else its board, the ranks it has at once,
+    and its capture-free children ranked in ``visit``, their bounds and
+    ranks starting to load."""
     cdef unsigned char kids[PITS]
     cdef int gains[1]
-    cdef uint64_t i, j
-    cdef int k, lo, hi, mask, r, rl, rh, n
-    cdef bint open_lo, open_hi
-    cdef long long changed = 0
+    cdef int k, n = 0, mask
+    cdef int rl = ranks[2 * i], rh = ranks[2 * i + 1]
+    cdef int lo = <int> bounds[4 * i + 2] - VALUE_BIAS
+    cdef int hi = <int> bounds[4 * i + 3] - VALUE_BIAS
+    if rl != RANK_NONE and rh != RANK_NONE:
+        return False  # a rank is given once: those it was computed from never change
+    mask = quiet[i]
+    if rl == RANK_NONE and (lo == -seeds or <int> fixed[3 * i + 1] - VALUE_BIAS == lo):
+        rl = 0
+    if hi == seeds:
+        rh = 0
+    visit.i = i
+    visit.lo = lo
+    visit.hi = hi
+    visit.rl = rl
+    visit.rh = rh
+    visit.open_lo = rl == RANK_NONE
+    visit.open_hi = rh == RANK_NONE
+    board_of_bars(bars, seeds, visit.pits)
+    if mask and (visit.open_lo or visit.open_hi):
+        for k in range(6):  # each child once for both ranks
+            if mask & (1 << k):
+                south_move(visit.pits, k, rule, kids, gains)
+                visit.at[n] = rank_board(kids)
+                BW_PREFETCH(bounds + 4 * visit.at[n])
+                BW_PREFETCH(ranks + 2 * visit.at[n])
+                n += 1
+    visit.n = n
+    return True
+
+
+cdef inline long long rank_settle(int seeds, const unsigned char* bounds,
+                                  const unsigned char* quiet, uint16_t* ranks,
+                                  unsigned char* dirty, const RankVisit* visit,
+                                  bint marking) noexcept nogil:
+    """The second half (``rank_prepare``): the ranks its children give,
+    written; ``marking``: the parents they may give one flagged. How many
+    ranks it gave."""
     cdef uint64_t parents[MAX_PARENTS]
-    cdef uint64_t p
+    cdef uint64_t i = visit.i, j, p
+    cdef int k, n, r = 0, rl = visit.rl, rh = visit.rh
     cdef const unsigned char* child
     cdef const unsigned char* mine
-    bars_of_rank(start, seeds, bars)
-    for i in range(start, stop):
-        if i > start:
-            next_bars(bars, seeds)
-        if marking:
-            if not dirty[i]:
-                continue  # no child was given a rank since its last visit
-            dirty[i] = 0
-        rl = ranks[2 * i]
-        rh = ranks[2 * i + 1]
-        if rl != RANK_NONE and rh != RANK_NONE:
-            continue  # a rank is given once: those it was computed from never change
-        lo = <int> bounds[4 * i + 2] - VALUE_BIAS
-        hi = <int> bounds[4 * i + 3] - VALUE_BIAS
-        mask = quiet[i]
-        if rl == RANK_NONE and (lo == -seeds or <int> fixed[3 * i + 1] - VALUE_BIAS == lo):
-            rl = 0
-        if hi == seeds:
-            rh = 0
-        open_lo = rl == RANK_NONE
-        open_hi = rh == RANK_NONE
-        r = 0
-        if mask and (open_lo or open_hi):
-            board_of_bars(bars, seeds, pits)
-            for k in range(6):  # each child once for both ranks
-                if mask & (1 << k):
-                    south_move(pits, k, rule, kids, gains)
-                    j = rank_board(kids)
-                    child = bounds + 4 * j
-                    if (open_lo and -(<int> child[3] - VALUE_BIAS) == lo
-                            and ranks[2 * j + 1] + 1 < rl):
-                        rl = ranks[2 * j + 1] + 1
-                    if open_hi and -(<int> child[2] - VALUE_BIAS) == hi and ranks[2 * j] + 1 > r:
-                        r = ranks[2 * j] + 1
-        if open_hi and r < RANK_NONE:
-            rh = r
-        if rl == ranks[2 * i] and rh == ranks[2 * i + 1]:
-            continue
-        changed += (rl != ranks[2 * i]) + (rh != ranks[2 * i + 1])
-        if not marking:
-            ranks[2 * i] = rl
-            ranks[2 * i + 1] = rh
-            continue
+    cdef long long changed
+    for k in range(visit.n):
+        j = visit.at[k]
+        child = bounds + 4 * j
+        if (visit.open_lo and -(<int> child[3] - VALUE_BIAS) == visit.lo
+                and ranks[2 * j + 1] + 1 < rl):
+            rl = ranks[2 * j + 1] + 1
+        if (visit.open_hi and -(<int> child[2] - VALUE_BIAS) == visit.hi
+                and ranks[2 * j] + 1 > r):
+            r = ranks[2 * j] + 1
+    if visit.open_hi and r < RANK_NONE:
+        rh = r
+    if rl == ranks[2 * i] and rh == ranks[2 * i + 1]:
+        return 0
+    changed = (rl != ranks[2 * i]) + (rh != ranks[2 * i + 1])
+    if marking:
         # a parent's rank_lo may come from this rank_hi where the move keeps
         # its proven lo, its rank_hi from this rank_lo where it keeps its hi
-        board_of_bars(bars, seeds, pits)
-        n = parents_of(pits, seeds, quiet, parents)
+        n = parents_of(visit.pits, seeds, quiet, parents, bounds, 4)
         mine = bounds + 4 * i
         for k in range(n):
             p = parents[k]
@@ -737,8 +828,42 @@ cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bo
                     or (rl != ranks[2 * i] and ranks[2 * p + 1] == RANK_NONE
                         and 2 * VALUE_BIAS - mine[2] == bounds[4 * p + 3])):
                 dirty[p] = 1
-        ranks[2 * i] = rl
-        ranks[2 * i + 1] = rh
+    ranks[2 * i] = rl
+    ranks[2 * i + 1] = rh
+    return changed
+
+
+cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bounds,
+                                    const unsigned char* fixed, const unsigned char* quiet,
+                                    uint16_t* ranks, unsigned char* dirty,
+                                    uint64_t start, uint64_t stop, bint marking) noexcept nogil:
+    # a full pass works one board behind, as the sweeps do (the same reads
+    # and writes in the same order); a flagged one settles each board at
+    # once, so that a rank is given in the same pass as by full passes
+    cdef int bars[PITS - 1]
+    cdef RankVisit visits[2]
+    cdef int held = -1, slot
+    cdef uint64_t i
+    cdef long long changed = 0
+    bars_of_rank(start, seeds, bars)
+    for i in range(start, stop):
+        if i > start:
+            next_bars(bars, seeds)
+        if marking:
+            if not dirty[i]:
+                continue  # no child was given a rank since its last visit
+            dirty[i] = 0
+        slot = (held + 1) & 1
+        if not rank_prepare(seeds, rule, bounds, fixed, quiet, ranks, i, bars, &visits[slot]):
+            continue
+        if marking:
+            changed += rank_settle(seeds, bounds, quiet, ranks, dirty, &visits[slot], True)
+            continue
+        if held >= 0:
+            changed += rank_settle(seeds, bounds, quiet, ranks, dirty, &visits[held], False)
+        held = slot
+    if held >= 0:
+        changed += rank_settle(seeds, bounds, quiet, ranks, dirty, &visits[held], False)
     return changed
 
 cdef class LevelBuilder:
