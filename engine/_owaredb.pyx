@@ -751,11 +751,12 @@ cdef struct RankVisit:
 cdef inline bint rank_prepare(int seeds, int rule, const unsigned char* bounds,
                               const unsigned char* fixed, const unsigned char* quiet,
                               const uint16_t* ranks, uint64_t i, const int* bars,
-                              RankVisit* visit) noexcept nogil:
+                              RankVisit* visit, bint marking) noexcept nogil:
     """The first half of a rank visit of ``i`` (its bars given): False if
-    both its ranks are given; else its board, the ranks it has at once,
-    and its capture-free children ranked in ``visit``, their bounds and
-    ranks starting to load."""
+    both its ranks are given; else the ranks it has at once and its
+    capture-free children ranked in ``visit``, their bounds and ranks
+    starting to load, and its board where they are sown or (``marking``)
+    its parents may be sought."""
     cdef unsigned char kids[PITS]
     cdef int gains[1]
     cdef int k, n = 0, mask
@@ -776,8 +777,8 @@ cdef inline bint rank_prepare(int seeds, int rule, const unsigned char* bounds,
     visit.rh = rh
     visit.open_lo = rl == RANK_NONE
     visit.open_hi = rh == RANK_NONE
-    board_of_bars(bars, seeds, visit.pits)
     if mask and (visit.open_lo or visit.open_hi):
+        board_of_bars(bars, seeds, visit.pits)
         for k in range(6):  # each child once for both ranks
             if mask & (1 << k):
                 south_move(visit.pits, k, rule, kids, gains)
@@ -785,6 +786,8 @@ cdef inline bint rank_prepare(int seeds, int rule, const unsigned char* bounds,
                 BW_PREFETCH(bounds + 4 * visit.at[n])
                 BW_PREFETCH(ranks + 2 * visit.at[n])
                 n += 1
+    elif marking:
+        board_of_bars(bars, seeds, visit.pits)
     visit.n = n
     return True
 
@@ -854,7 +857,8 @@ cdef inline long long rank_sweep_as(int seeds, int rule, const unsigned char* bo
                 continue  # no child was given a rank since its last visit
             dirty[i] = 0
         slot = (held + 1) & 1
-        if not rank_prepare(seeds, rule, bounds, fixed, quiet, ranks, i, bars, &visits[slot]):
+        if not rank_prepare(seeds, rule, bounds, fixed, quiet, ranks, i, bars, &visits[slot],
+                            marking):
             continue
         if marking:
             changed += rank_settle(seeds, bounds, quiet, ranks, dirty, &visits[slot], True)
