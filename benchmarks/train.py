@@ -2,6 +2,8 @@
 
     python benchmarks/train.py --variant oware --games 2000 --nodes 100000 --seed 1 \\
         [-j 2] [--tablebase DIR] [--apply]
+    python benchmarks/train.py --variant kalah --games 2000 --nodes 100000 --seed 1 \\
+        [-j 2] [--endgames 16] [--apply]
 
 1. **Self-play** (``engine/learning.self_play``): ``--games`` games of the
    engine against itself at ``--nodes`` nodes a move, from
@@ -9,7 +11,9 @@
    probability ``--deviate``. Each position the search scores in
    centi-seeds is a sample labelled by that score (with ``--tablebase``
    the search probes the Oware databases, so positions they hold are
-   labelled by them). ``-j`` processes play the games; each game is
+   labelled by them; in Kalah(6,4) the search probes the Kalah solver's
+   databases, ``--endgames`` MiB as the engine's ``Kalah Endgames``, and
+   a root the solver decides is labelled by its exact value). ``-j`` processes play the games; each game is
    seeded by (``--seed``, its number), so the data does not depend on -j.
    The samples go to ``--data`` (a cache directory, never the repository)
    and are reused while the arguments and the engine are the same.
@@ -49,14 +53,17 @@ def default_data_dir() -> Path:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", default="oware", choices=["oware"])
+    parser.add_argument("--variant", default="oware", choices=["oware", "kalah", "ayoayo"])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--nodes", type=int, default=100_000)
     parser.add_argument("--opening-plies", type=int, default=6)
     parser.add_argument("--deviate", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-j", "--jobs", type=int, default=1)
-    parser.add_argument("--tablebase", type=Path, default=None)
+    parser.add_argument("--tablebase", type=Path, default=None,
+                        help="Oware: the databases' folder the searches probe")
+    parser.add_argument("--endgames", type=int, default=16,
+                        help="Kalah: MiB of the solver's databases the searches probe (0: none)")
     parser.add_argument("--data", type=Path, default=default_data_dir())
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--apply", action="store_true")
@@ -66,32 +73,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for name in ("games", "nodes", "jobs", "epochs"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    if args.endgames < 0:
+        parser.error("--endgames must be 0 or more")
+    if args.variant != "oware" and args.tablebase is not None:
+        parser.error("--tablebase is Oware's (Kalah's searches probe --endgames)")
     if args.opening_plies < 0 or not 0 <= args.deviate <= 1:
         parser.error("--opening-plies must be 0 or more and --deviate within 0..1")
     return args
 
 
 _TABLEBASE = None
+_ENDGAMES = None
 
 
-def _init_worker(variant: str, folder: Path | None) -> None:
-    global _TABLEBASE
+def _init_worker(variant: str, folder: Path | None, endgames_mb: int) -> None:
+    global _TABLEBASE, _ENDGAMES
     if folder is not None:
         from bingwa.engine.tablebase import open_tablebase
         _TABLEBASE = open_tablebase(folder)
+    if variant == "kalah" and endgames_mb:
+        from bingwa.engine import find_variant
+        from bingwa.engine.solvers import endgame_solver
+        _ENDGAMES = endgame_solver(find_variant(variant), endgames_mb)
 
 
 def _play(job: tuple[str, int, int, int, int, float]) -> list:
     from bingwa.engine.learning import self_play
     variant, game, seed, nodes, plies, deviate = job
-    return self_play(variant, game, seed, nodes, plies, deviate, tablebase=_TABLEBASE)
+    return self_play(variant, game, seed, nodes, plies, deviate, tablebase=_TABLEBASE,
+                     endgames=_ENDGAMES)
 
 
 def cache_file(args: argparse.Namespace) -> Path:
     from bingwa.engine import find_variant
     kernel = find_variant(args.variant).kernel
     key = repr((args.variant, args.games, args.nodes, args.opening_plies, args.deviate,
-                args.seed, str(args.tablebase), tuple(kernel.weights)))
+                args.seed, str(args.tablebase), tuple(kernel.weights))
+               + ((args.endgames,) if args.variant == "kalah" else ()))
     return args.data / f"{args.variant}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
 
 
@@ -108,7 +126,7 @@ def generate(args: argparse.Namespace):
     samples = []
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(args.jobs, initializer=_init_worker,
-                  initargs=(args.variant, args.tablebase)) as pool:
+                  initargs=(args.variant, args.tablebase, args.endgames)) as pool:
         for done, game in enumerate(pool.imap(_play, jobs, chunksize=4), 1):
             samples.extend(game)
             if done % 100 == 0 or done == len(jobs):
@@ -129,8 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         import numpy  # noqa: F401
+        import scipy  # noqa: F401  (engine/tuning.py's, which tells quiet positions)
     except ImportError:
-        print("train: needs NumPy (pip install -e '.[tune]')", file=sys.stderr)
+        print("train: needs NumPy and SciPy (pip install -e '.[tune]')", file=sys.stderr)
         return 2
     from bingwa.engine.learning import fit, held_out_error, quantize
     from bingwa.engine.net import NET_FILES, write_net

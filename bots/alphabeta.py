@@ -21,10 +21,11 @@ Options:
   every node; a move first asks the solver for the root's exact value (a
   tenth of its time) and then plays or searches only moves that keep it;
   0: none.
-- ``EvalFile``: the network added to Oware's evaluation (engine/net.py):
-  ``default`` the one shipped in the package, ``none`` the hand-made
-  evaluation alone, or a network file's path (benchmarks/train.py). The
-  process has one: it applies to every Oware search it runs.
+- ``EvalFile``: the networks added to the evaluations of Oware and
+  Kalah(6,4) (engine/net.py): ``default`` those shipped in the package,
+  ``none`` the hand-made evaluations alone, or a network file's path
+  (benchmarks/train.py), then played in both. The process has one a
+  variant: it applies to every search it runs.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class AlphaBetaBot(Bot):
             BotOption("Kalah Endgames", "spin", KALAH_ENDGAMES_MB, 0, 4096,
                       help="MiB of Kalah endgame databases built in memory (0: none)"),
             BotOption("EvalFile", "string", DEFAULT,
-                      help="Oware's network: default, none, or a file"),
+                      help="the networks of Oware and Kalah(6,4): default, none, or a file"),
         ]
 
     def __init__(self) -> None:
@@ -153,12 +154,14 @@ class AlphaBetaBot(Bot):
 
     def _set_eval_file(self, previous: str) -> None:
         from bingwa.engine import find_variant
-        from bingwa.engine.net import NetFileError, set_eval_file
+        from bingwa.engine.net import NET_FILES, NetFileError, eval_file_net
         from bingwa.engine.searcher import search_kernel
 
-        kernel = search_kernel(find_variant("oware"))  # the compiled one: the search's
         try:
-            set_eval_file(kernel, self.option("EvalFile"))
+            # every network read before any kernel's changes
+            nets = {name: eval_file_net(self.option("EvalFile"), name) for name in NET_FILES}
+            for name, net in nets.items():
+                search_kernel(find_variant(name)).set_net(net)  # the compiled one: the search's
         except (NetFileError, ValueError) as exc:
             # refused before the kernel's network changed: the one before stays
             self.values["evalfile"] = previous

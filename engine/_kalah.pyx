@@ -11,6 +11,17 @@ from libc.string cimport memcpy, memset
 
 from bingwa.engine.core cimport Kernel, mix_key
 from bingwa.engine.kalah_c cimport KalahState
+from bingwa.engine.net_c cimport (
+    NET_BUCKETS,
+    NET_HIDDEN,
+    NET_INPUTS,
+    NET_ONE,
+    NET_OUT_SCALE,
+    NET_SCORE_BUCKETS,
+    NetWeights,
+    net_load,
+    net_output,
+)
 from bingwa.engine.weights_kalah cimport (
     EVAL_CAPTURE,
     EVAL_EXTRA_TURN,
@@ -159,6 +170,31 @@ cdef int evaluate(const void* vs) noexcept nogil:
             + EVAL_THREAT_EXTRA_TURN * threat_extra + EVAL_THREAT * threat + EVAL_TEMPO)
 
 
+# The learned evaluation (engine/net.py, docs/tuning.md): a network whose
+# output is added to ``evaluate``'s (net_c.pxd), on the board it was
+# trained for, NET_PITS pits a side and NET_SEEDS seeds in all (Kalah(6,4));
+# the module's, shared by every Kalah kernel of the process.
+cdef enum:
+    NET_PITS = 6
+    NET_SEEDS = 48
+
+cdef NetWeights NET
+NET.on = False
+NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
+NET_BOARD = (NET_PITS, NET_SEEDS)
+
+
+cdef int evaluate_either(const void* vs) noexcept nogil:
+    """The kernel's evaluation: the hand-made one, plus the network's
+    output when one is loaded (``set_net``) and the board is its own."""
+    cdef const KalahState* s = <const KalahState*> vs
+    if NET.on and s.net:
+        return evaluate(vs) + net_output(&NET, s.pits + NET_PITS * s.turn,
+                                         s.pits + NET_PITS - NET_PITS * s.turn,
+                                         s.store[s.turn], s.store[1 - s.turn])
+    return evaluate(vs)
+
+
 cdef tuple features(const KalahState* s):
     cdef int me = s.turn, opp = 1 - s.turn
     cdef int capture, threat, extra, threat_extra
@@ -185,7 +221,7 @@ cdef class KalahKernel(Kernel):
         self.ops.side_to_move = side_to_move
         self.ops.captured = captured
         self.ops.repetition = NULL
-        self.ops.evaluate = evaluate
+        self.ops.evaluate = evaluate_either
         self.ops.table_depth = 2  # a leaf costs less than a table probe
 
     cdef int load(self, object state, void* out) except -1:
@@ -201,6 +237,8 @@ cdef class KalahKernel(Kernel):
         s.turn = turn
         s.m = self.m
         s.empty_capture = self.empty_capture
+        s.net = (self.m == NET_PITS and not self.empty_capture
+                 and sum(pits) + stores[0] + stores[1] == NET_SEEDS)
         return 0
 
     cdef object dump(self, const void* vs):
@@ -210,6 +248,21 @@ cdef class KalahKernel(Kernel):
 
     feature_names = FEATURE_NAMES
     weights = WEIGHTS
+    net_dims = NET_DIMS
+    net_board = NET_BOARD  # pits a side and seeds in all where the network evaluates
+
+    def set_net(self, net):
+        """Evaluate Kalah(6,4) with ``net`` (engine/net.Net, its shape that
+        of NET_DIMS) added to the hand evaluation, or with the hand
+        evaluation alone (None). The network is the module's: every Kalah
+        kernel of the process uses it in the searches started after this
+        call, on the board it was trained for."""
+        net_load(&NET, net)
+
+    @property
+    def uses_net(self):
+        """True while a network adds to the evaluation (``set_net``)."""
+        return NET.on
 
     def features(self, state):
         """The evaluation's features of ``state`` (FEATURE_NAMES, in order):

@@ -5,6 +5,17 @@ state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 from libc.string cimport memcpy
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, Kernel
+from bingwa.engine.net_c cimport (
+    NET_BUCKETS,
+    NET_HIDDEN,
+    NET_INPUTS,
+    NET_ONE,
+    NET_OUT_SCALE,
+    NET_SCORE_BUCKETS,
+    NetWeights,
+    net_load,
+    net_output,
+)
 from bingwa.engine.oware_rules cimport (
     FORBIDDEN,
     LEAVE_FIRST,
@@ -257,76 +268,21 @@ cdef int evaluate(const void* vs) noexcept nogil:
 
 
 # The learned evaluation (engine/net.py, docs/tuning.md): a network
-# whose output is added to ``evaluate``'s. Its inputs are the 12 pits (the
-# side to move's row first) one-hot by seed count and the two scores
-# one-hot; each input adds a row of NET_W1 to the hidden sums, a hidden
-# unit is its sum clipped to 0..NET_ONE, and the output is their dot
-# product with NET_W2 over NET_ONE x NET_OUT_SCALE, rounded down.
-cdef enum:
-    NET_BUCKETS = 16
-    NET_SCORE_BUCKETS = 26
-    NET_INPUTS = 12 * NET_BUCKETS + 2 * NET_SCORE_BUCKETS
-    NET_HIDDEN = 32
-    NET_ONE = 256
-    NET_OUT_SCALE = 16
-
-cdef short NET_W1[NET_INPUTS][NET_HIDDEN]
-cdef int NET_B1[NET_HIDDEN]
-cdef short NET_W2[NET_HIDDEN]
-cdef int NET_B2 = 0
+# whose output is added to ``evaluate``'s (net_c.pxd: its inputs and
+# integer inference). The network is the module's, shared by every Oware
+# kernel of the process.
+cdef NetWeights NET
+NET.on = False
 NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
-
-
-cdef inline void add_row(short* acc, int index) noexcept nogil:
-    # 16-bit sums (twice the lanes of 32-bit ones), added modulo 2^16: a
-    # partial sum may wrap and come back, and the final one is exact, as
-    # engine/net.py read_net refuses a network whose sums could leave 16 bits
-    cdef const short* row = NET_W1[index]
-    cdef int j
-    for j in range(NET_HIDDEN):
-        acc[j] = <short> (acc[j] + row[j])
-
-
-cdef int net_output(const OwareState* s) noexcept nogil:
-    cdef short acc[NET_HIDDEN]
-    cdef int me = s.turn, opp = 1 - s.turn, i, j, seeds
-    cdef short unit
-    cdef int total = NET_B2  # engine/net.py read_net: the output fits in 32 bits
-    for j in range(NET_HIDDEN):
-        acc[j] = <short> NET_B1[j]
-    for i in range(6):
-        seeds = s.pits[6 * me + i]
-        add_row(acc, NET_BUCKETS * i + (seeds if seeds < NET_BUCKETS else NET_BUCKETS - 1))
-        seeds = s.pits[6 * opp + i]
-        add_row(acc, NET_BUCKETS * (6 + i)
-                + (seeds if seeds < NET_BUCKETS else NET_BUCKETS - 1))
-    seeds = s.score[me]
-    add_row(acc, 12 * NET_BUCKETS
-            + (seeds if seeds < NET_SCORE_BUCKETS else NET_SCORE_BUCKETS - 1))
-    seeds = s.score[opp]
-    add_row(acc, 12 * NET_BUCKETS + NET_SCORE_BUCKETS
-            + (seeds if seeds < NET_SCORE_BUCKETS else NET_SCORE_BUCKETS - 1))
-    for j in range(NET_HIDDEN):
-        unit = acc[j]
-        if unit > NET_ONE:
-            unit = NET_ONE
-        elif unit < 0:
-            unit = 0
-        total += <int> NET_W2[j] * <int> unit
-    # rounded down, as Python's // (the build divides as C does, towards 0)
-    if total < 0:
-        return -((-total + NET_ONE * NET_OUT_SCALE - 1) // (NET_ONE * NET_OUT_SCALE))
-    return total // (NET_ONE * NET_OUT_SCALE)
-
-
-cdef bint NET_ON = False
 
 
 cdef int evaluate_either(const void* vs) noexcept nogil:
     """The kernel's evaluation: the hand-made one, plus the network's
     output when one is loaded (``set_net``)."""
-    if NET_ON:
-        return evaluate(vs) + net_output(<const OwareState*> vs)
+    cdef const OwareState* s = <const OwareState*> vs
+    if NET.on:
+        return evaluate(vs) + net_output(&NET, s.pits + 6 * s.turn, s.pits + 6 - 6 * s.turn,
+                                         s.score[s.turn], s.score[1 - s.turn])
     return evaluate(vs)
 
 
@@ -384,28 +340,12 @@ cdef class OwareKernel(Kernel):
         hand evaluation alone (None). The network is the module's: every
         Oware kernel of the process uses it in the searches started after
         this call."""
-        global NET_ON, NET_B2
-        cdef int i, j
-        if net is None:
-            NET_ON = False
-            return
-        if (len(net.w1) != NET_INPUTS or any(len(row) != NET_HIDDEN for row in net.w1)
-                or len(net.b1) != NET_HIDDEN or len(net.w2) != NET_HIDDEN):
-            raise ValueError("the network's shape is not this kernel's")
-        NET_ON = False
-        for i in range(NET_INPUTS):
-            for j in range(NET_HIDDEN):
-                NET_W1[i][j] = net.w1[i][j]
-        for j in range(NET_HIDDEN):
-            NET_B1[j] = net.b1[j]
-            NET_W2[j] = net.w2[j]
-        NET_B2 = net.b2
-        NET_ON = True
+        net_load(&NET, net)
 
     @property
     def uses_net(self):
         """True while a network adds to the evaluation (``set_net``)."""
-        return NET_ON
+        return NET.on
 
     def features(self, state):
         """The evaluation's features of ``state`` (FEATURE_NAMES, in order):

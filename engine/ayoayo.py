@@ -118,7 +118,11 @@ class Ayoayo(TwoRowVariant):
         return AyoayoRules()
 
     def compiled_kernel(self, module: Any) -> Any:
-        return module.AyoayoKernel()
+        from .net import load_default
+
+        kernel = module.AyoayoKernel()
+        load_default(kernel, "ayoayo")  # the learned evaluation (engine/net.py), if shipped
+        return kernel
 
     def rule_reason(self, state: Any, code: int) -> str:
         if AyoayoRules.after(state, code) is None:

@@ -110,7 +110,11 @@ class Kalah(TwoRowVariant):
         return KalahRules(self.pits_per_side, bool(self.options["empty-capture"]))
 
     def compiled_kernel(self, module: Any) -> Any:
-        return module.KalahKernel(self.pits_per_side, bool(self.options["empty-capture"]))
+        from .net import load_default
+
+        kernel = module.KalahKernel(self.pits_per_side, bool(self.options["empty-capture"]))
+        load_default(kernel, "kalah")  # the learned evaluation (engine/net.py), shared by all
+        return kernel
 
     def repetition_scores(self, state: Any) -> tuple[int, int]:
         raise AssertionError("Kalah has no repetition ending")

@@ -49,13 +49,17 @@ class Sample:
 
 
 def self_play(variant: str, game: int, seed: int, nodes: int, opening_plies: int,
-              deviate: float, hash_mb: int = 16, tablebase: Any = None) -> list[Sample]:
+              deviate: float, hash_mb: int = 16, tablebase: Any = None,
+              endgames: Any = None) -> list[Sample]:
     """Game number ``game`` of the seeded set: ``opening_plies`` random
     moves, then the engine against itself at ``nodes`` nodes a move, a
     random move instead with probability ``deviate``, with the hand
-    evaluation alone (the process's network is turned off). Every position the
-    search scored in centi-seeds (not a proven end or draw) is a sample,
-    labelled by that score. The same (seed, game) plays the same game."""
+    evaluation alone (the process's network is turned off), probing the
+    Oware databases ``tablebase`` or the Kalah solver ``endgames``
+    (solvers.endgame_solver) where given. Every position the search scored
+    in centi-seeds (not a proven end or draw; a root the Kalah solver
+    decided is scored by its exact value) is a sample, labelled by that
+    score. The same (seed, game) plays the same game."""
     from bingwa.engine.tuning import is_quiet
 
     rng = random.Random(f"{seed}:{game}")
@@ -73,6 +77,7 @@ def self_play(variant: str, game: int, seed: int, nodes: int, opening_plies: int
     search_kernel(position.variant).set_net(None)
     searcher = Searcher(hash_mb)
     searcher.set_tablebase(tablebase)
+    searcher.set_kalah_endgames(endgames)
     searcher.new_game()
     samples: list[Sample] = []
     while not position.is_over() and len(position.move_stack) <= MOVE_CAP:

@@ -1,9 +1,9 @@
 """The learned evaluation's network (docs/tuning.md, "A learned
 evaluation"): its inputs, its integer weights, the file the engine loads
-(``engine/net_oware.txt``, written by benchmarks/train.py) and the
+(``engine/net_<variant>.txt``, written by benchmarks/train.py) and the
 loading; the standard library only (the fit is engine/learning.py's).
 
-The network (two-row variants; Oware first):
+The network (two-row boards of six pits a side: Oware, Kalah(6,4), Ayoayo):
 
 * inputs, from the side to move: each of the 12 pits (its own row first)
   one-hot by its seed count (0 .. BUCKETS - 1, the last bucket "that many
@@ -15,7 +15,7 @@ The network (two-row variants; Oware first):
   is the hand evaluation itself.
 
 Integer inference (the kernel's ``evaluate`` while a network is loaded,
-``_oware.pyx``): the first layer's weights and biases are scaled by
+``net_c.pxd``): the first layer's weights and biases are scaled by
 ACT_ONE (an input's row is added to the hidden sums, in 16 bits; a hidden
 unit is its sum clipped to 0 .. ACT_ONE), the output weights are
 centi-seeds per OUT_SCALE-th of a unit, and the output is (bias + sum of
@@ -29,7 +29,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-NET_FILES = {"oware": HERE / "net_oware.txt"}  # the networks shipped in the package
+# the networks the package may ship, a variant each (Kalah's evaluates
+# Kalah(6,4) only); a variant whose file is missing plays its hand-made
+# evaluation by default (its network did not win its SPRT, docs/tuning.md)
+NET_FILES = {"oware": HERE / "net_oware.txt", "kalah": HERE / "net_kalah.txt",
+             "ayoayo": HERE / "net_ayoayo.txt"}
 BUCKETS = 16  # seed counts 0..15 of a pit, the last "15 or more"
 SCORE_BUCKETS = 26  # captured seeds 0..25 (25: the game is won)
 INPUTS = 12 * BUCKETS + 2 * SCORE_BUCKETS
@@ -141,31 +145,38 @@ def largest_sum(net: Net) -> int:
     return max(largest, max(abs(x) for row in net.w1 for x in row))
 
 
-DEFAULT = "default"  # the EvalFile value of the shipped network
-NONE = "none"  # the EvalFile value of the hand-made evaluation alone
+DEFAULT = "default"  # the EvalFile value of the shipped networks
+NONE = "none"  # the EvalFile value of the hand-made evaluations alone
 
 
-def set_eval_file(kernel: Any, value: str) -> None:
-    """Give ``kernel`` (an Oware kernel) the network named by an
-    ``EvalFile`` value: DEFAULT the one shipped, NONE (or empty) none, else
-    a file's path (NetFileError: one line). Every Oware kernel of the
-    process shares it."""
+def eval_file_net(value: str, variant: str) -> Net | None:
+    """The network an ``EvalFile`` value names for ``variant`` (one of
+    NET_FILES): DEFAULT the one shipped (None where the package ships none),
+    NONE (or empty) none, else a file's path (NetFileError: one line)."""
     text = value.strip()
     if text.lower() in (NONE, "", "<empty>"):
-        kernel.set_net(None)
-        return
-    path = NET_FILES["oware"] if text.lower() == DEFAULT else Path(text).expanduser()
-    kernel.set_net(read_net(path))
+        return None
+    if text.lower() == DEFAULT:
+        shipped = NET_FILES[variant]
+        return read_net(shipped) if shipped.exists() else None
+    return read_net(Path(text).expanduser())
 
 
-_LOADED = False
+def set_eval_file(kernel: Any, value: str, variant: str = "oware") -> None:
+    """Give ``kernel`` (a compiled kernel of ``variant``) the network named
+    by an ``EvalFile`` value (``eval_file_net``). Every kernel of the
+    variant in the process shares it."""
+    kernel.set_net(eval_file_net(value, variant))
 
 
-def load_default(kernel: Any) -> None:
-    """The shipped network, once a process, into the first Oware kernel
-    made (engine/oware.py): the engine's default evaluation."""
-    global _LOADED
-    if not _LOADED:
-        _LOADED = True
-        if NET_FILES["oware"].exists():
-            kernel.set_net(read_net(NET_FILES["oware"]))
+_LOADED: set[str] = set()
+
+
+def load_default(kernel: Any, variant: str = "oware") -> None:
+    """The network shipped for ``variant``, once a process, into the first
+    kernel of it made (engine/oware.py, kalah.py, ayoayo.py): the engine's
+    default evaluation."""
+    if variant not in _LOADED:
+        _LOADED.add(variant)
+        if NET_FILES[variant].exists():
+            kernel.set_net(read_net(NET_FILES[variant]))

@@ -1,4 +1,4 @@
-"""engine/net.py, the Oware kernel's network, the EvalFile option,
+"""engine/net.py, the Oware and Kalah kernels' networks, the EvalFile option,
 engine/learning.py and benchmarks/train.py, its command line: the inputs,
 the integer inference against its Python twin, the network file, the
 shipped network as the default, the fit and the one-command training."""
@@ -54,19 +54,31 @@ def kernel():
     set_eval_file(kernel, "default")
 
 
-def positions(count: int, seed: int) -> list[Position]:
-    """Positions of random games, and some with large pits and scores
-    (the last bucket of each)."""
+@pytest.fixture
+def kalah_kernel():
+    kernel = find_variant("kalah").kernel
+    yield kernel
+    set_eval_file(kernel, "default", "kalah")
+
+
+def random_games(variant: str, count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
-    out = [Position.from_text("oware", "20,0,0,0,1,0/0,0,3,0,0,0 10 14 s"),
-           Position.from_text("oware", "0,17,0,0,0,0/1,0,0,0,0,2 2 26 n")]
-    position = Position("oware")
+    out: list[Position] = []
+    position = Position(variant)
     while len(out) < count:
         if position.is_over():
-            position = Position("oware")
+            position = Position(variant)
         out.append(position.copy())
         position.push(rng.choice(position.legal_moves()))
     return out
+
+
+def positions(count: int, seed: int) -> list[Position]:
+    """Positions of random games, and some with large pits and scores
+    (the last bucket of each)."""
+    return [Position.from_text("oware", "20,0,0,0,1,0/0,0,3,0,0,0 10 14 s"),
+            Position.from_text("oware", "0,17,0,0,0,0/1,0,0,0,0,2 2 26 n")] + random_games(
+        "oware", count - 2, seed)
 
 
 def test_the_inputs_are_one_bucket_a_pit_and_a_score_from_the_side_to_move():
@@ -94,6 +106,51 @@ def test_the_kernel_network_is_its_python_twin(kernel):
         assert kernel.evaluate(state) == hand + output, position.text()
         seen.add(output > 0)
     assert seen == {True, False}  # outputs of both signs, rounded down alike
+
+
+def test_the_kalah_kernel_network_is_its_python_twin_on_kalah_6_4_alone(kalah_kernel):
+    assert kalah_kernel.net_dims == (BUCKETS, SCORE_BUCKETS, INPUTS, HIDDEN, ACT_ONE, OUT_SCALE)
+    assert kalah_kernel.net_board == (6, 48)
+    net = random_net(13)
+    seen = set()
+    # late positions too: a store past the last bucket (25 of 48: won)
+    for position in random_games("kalah", 400, 11):
+        state = position.state
+        kalah_kernel.set_net(None)
+        hand = kalah_kernel.evaluate(state)
+        kalah_kernel.set_net(net)
+        output = net.evaluate(active_inputs(state))
+        assert kalah_kernel.evaluate(state) == hand + output, position.text()
+        seen.add(output > 0)
+    assert seen == {True, False}
+    assert max(max(p.state[1]) for p in random_games("kalah", 400, 11)) > SCORE_BUCKETS
+    # other boards, and the other capture rule, play the hand evaluation:
+    # the network's inputs mean another game there
+    for spec in ("kalah seeds=3", "kalah pits=4", "kalah empty-capture=true"):
+        variant = find_variant(spec)
+        other = variant.kernel
+        for position in random_games(spec, 30, 12):
+            assert other.evaluate(position.state) == sum(
+                f * w for f, w in zip(other.features(position.state), other.weights)), spec
+
+
+def test_the_ayoayo_kernel_network_is_its_python_twin():
+    kernel = find_variant("ayoayo").kernel
+    net = random_net(17)
+    seen = set()
+    try:
+        for position in random_games("ayoayo", 300, 18):
+            state = position.state
+            kernel.set_net(None)
+            hand = kernel.evaluate(state)
+            assert not kernel.uses_net
+            kernel.set_net(net)
+            output = net.evaluate(active_inputs(state))
+            assert kernel.evaluate(state) == hand + output, position.text()
+            seen.add(output > 0)
+    finally:
+        set_eval_file(kernel, "default", "ayoayo")
+    assert seen == {True, False}
 
 
 def test_without_a_network_the_evaluation_is_the_hand_one(kernel):
@@ -125,6 +182,18 @@ def test_the_search_uses_the_network_and_a_zero_one_changes_nothing(kernel):
     assert searched(position) != hand
     kernel.set_net(None)
     assert searched(position) == hand
+
+
+def test_the_kalah_search_uses_its_network_and_the_oware_one_is_apart(kernel, kalah_kernel):
+    position = random_games("kalah", 12, 14)[-1]
+    kalah_kernel.set_net(None)
+    hand = searched(position)
+    kernel.set_net(random_net(6, scale=2000))  # Oware's: no change to Kalah's search
+    assert searched(position) == hand
+    kalah_kernel.set_net(zero_net())
+    assert searched(position) == hand
+    kalah_kernel.set_net(random_net(15, scale=2000))
+    assert searched(position) != hand
 
 
 def test_a_network_of_another_shape_is_refused_and_the_loaded_one_stays(kernel):
@@ -211,6 +280,25 @@ def test_evalfile_chooses_the_network_and_the_shipped_one_is_the_default(tmp_pat
     default, none, mine = last_info(None), last_info("none"), last_info(str(path))
     assert last_info("default") == default
     assert len({default, none, mine}) == 3  # three evaluations, three searches
+
+
+def kalah_info(option: str | None) -> str:
+    """``last_info`` of Kalah(6,4) (at a node limit its solver would take
+    the root's value: ``Kalah Endgames 0``)."""
+    lines = ["uci", "setoption name UCI_Variant value kalah",
+             "setoption name Kalah Endgames value 0"]
+    lines += [f"setoption name EvalFile value {option}"] if option else []
+    return searched_line(engine_session(lines + ["position startpos", "go nodes 5000"]))
+
+
+def test_evalfile_chooses_kalahs_network_too(tmp_path):
+    path = tmp_path / "net.txt"
+    write_net(path, random_net(16, scale=2000), "a test")
+    default, none, mine = kalah_info(None), kalah_info("none"), kalah_info(str(path))
+    assert kalah_info("default") == default
+    assert mine not in (default, none)
+    # the package ships Kalah's network or none: the default is one of the two
+    assert (default != none) == NET_FILES["kalah"].exists()
 
 
 def test_a_bad_evalfile_is_one_error_line_and_the_network_before_stays(tmp_path):
