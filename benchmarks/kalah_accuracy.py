@@ -15,8 +15,12 @@ pits, how many keep at least the result (win, draw or loss), and each
 move that loses value with how much. ``--endgames MB``: the engine plays
 with the ``Kalah Endgames`` option: it probes the solver's databases as
 it searches and first asks the solver for the root's exact value within a
-tenth of the move's time. A figure, not a test (docs/solving.md); Ctrl-C
-prints what it has.
+tenth of the move's time. ``--eval-file``: the evaluation the engine
+chooses its moves with (the ``EvalFile`` option: ``default``, ``none`` or a
+network file); the games the positions come from are played with the
+default one whatever it is, so two runs differing in it judge the same
+positions. A figure, not a test (docs/solving.md); Ctrl-C prints what it
+has.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from collections import defaultdict
 
 from bingwa.engine import Position
 from bingwa.engine.limits import Limits
-from bingwa.engine.searcher import Searcher
+from bingwa.engine.net import NetFileError, eval_file_net
+from bingwa.engine.searcher import Searcher, search_kernel
 from bingwa.engine.solvers import KalahSolver, endgame_solver
 from bingwa.tournament.stats import wilson_interval
 
@@ -94,8 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endgames", type=int, default=0,
                         help="MiB of the solver's databases the engine probes (option Kalah "
                              "Endgames; 0: none)")
+    parser.add_argument("--eval-file", default="default",
+                        help="the engine's EvalFile when it chooses its moves (default, none "
+                             "or a network file)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    kernel = search_kernel(Position("kalah").variant)
+    try:
+        chosen_net = eval_file_net(args.eval_file, "kalah")
+    except NetFileError as exc:
+        parser.error(str(exc))
     if not 0 <= args.db_seeds <= 24:
         parser.error(f"--db-seeds must be in 0..24: {args.db_seeds}")
     start = time.monotonic()
@@ -106,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.monotonic() - start:.0f} s", flush=True)
     solver = KalahSolver(Position("kalah").variant, args.db_seeds, args.table_mb)
     print(f"databases 0..{args.db_seeds} seeds: {solver.db_seconds:.0f} s", flush=True)
+    kernel.set_net(chosen_net)  # the games above played with the default one
     engine = Searcher()
     if args.endgames > 0:
         engine.set_kalah_endgames(endgame_solver(Position("kalah").variant, args.endgames))
@@ -138,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"kept the result (win, draw or loss): {len(every) - results_lost} of {len(every)}")
         print(f"kept the value: {sum(every)} of {len(every)} = {share:.1%} "
               f"(95 % {low:.1%}..{high:.1%}), movetime {args.movetime} ms, "
-              f"endgames {args.endgames} MiB, "
+              f"endgames {args.endgames} MiB, EvalFile {args.eval_file}, "
               f"{time.monotonic() - start:.0f} s")
     return 0
 

@@ -209,6 +209,26 @@ def test_the_accuracy_benchmark_runs_small():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "kept the value:" in out.stdout and " of 3 = " in out.stdout
+    assert "EvalFile default" in out.stdout
+
+
+def test_the_accuracy_benchmark_takes_the_engines_evaluation(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "kalah_accuracy.py"
+    small = ["--positions", "3", "--movetime", "20", "--db-seeds", "6", "--max-in-pits", "10",
+             "--game-nodes", "2000"]
+    out = subprocess.run([sys.executable, str(script), *small, "--eval-file", "none"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert " of 3 = " in out.stdout and "EvalFile none" in out.stdout
+    bad = subprocess.run([sys.executable, str(script), *small, "--eval-file",
+                          str(tmp_path / "missing.txt")], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "cannot read the network" in bad.stderr
+    assert "Traceback" not in bad.stderr and bad.stdout == ""
 
 
 def test_the_search_reads_the_solver_databases_exactly():
