@@ -9,17 +9,7 @@ cycle, so it decides exactly what the pure kernel's set of situations does.
 from libc.string cimport memcmp, memcpy
 
 from bingwa.engine.core cimport Kernel
-from bingwa.engine.net_c cimport (
-    NET_BUCKETS,
-    NET_HIDDEN,
-    NET_INPUTS,
-    NET_ONE,
-    NET_OUT_SCALE,
-    NET_SCORE_BUCKETS,
-    NetWeights,
-    net_load,
-    net_output,
-)
+from bingwa.engine.net_c cimport NetWeights, net_two_rows
 from bingwa.engine.tworow_c cimport (
     PITS,
     SOW_TABLE_BYTES,
@@ -174,7 +164,6 @@ cdef int evaluate(const void* vs) noexcept nogil:
 # every Ayoayo kernel of the process.
 cdef NetWeights NET
 NET.on = False
-NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
 
 
 cdef int evaluate_either(const void* vs) noexcept nogil:
@@ -182,8 +171,7 @@ cdef int evaluate_either(const void* vs) noexcept nogil:
     output when one is loaded (``set_net``)."""
     cdef const AyoState* s = <const AyoState*> vs
     if NET.on:
-        return evaluate(vs) + net_output(&NET, s.pits + 6 * s.turn, s.pits + 6 - 6 * s.turn,
-                                         s.score[s.turn], s.score[1 - s.turn])
+        return evaluate(vs) + net_two_rows(&NET, s.pits, s.score, s.turn)
     return evaluate(vs)
 
 
@@ -210,6 +198,7 @@ cdef class AyoayoKernel(Kernel):
         self.ops.captured = tworow_captured
         self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate_either
+        self.net = &NET  # the module's network (core.Kernel.set_net)
         self.ops.gen_children = gen_children
 
     cdef int load(self, object state, void* out) except -1:
@@ -220,19 +209,6 @@ cdef class AyoayoKernel(Kernel):
 
     feature_names = FEATURE_NAMES
     weights = WEIGHTS
-    net_dims = NET_DIMS
-
-    def set_net(self, net):
-        """Evaluate with ``net`` (engine/net.Net, its shape that of
-        NET_DIMS) added to the hand evaluation, or with the hand evaluation
-        alone (None). The network is the module's: every Ayoayo kernel of
-        the process uses it in the searches started after this call."""
-        net_load(&NET, net)
-
-    @property
-    def uses_net(self):
-        """True while a network adds to the evaluation (``set_net``)."""
-        return NET.on
 
     def features(self, state):
         """The evaluation's features of ``state`` (FEATURE_NAMES, in order):

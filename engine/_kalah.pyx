@@ -11,17 +11,7 @@ from libc.string cimport memcpy, memset
 
 from bingwa.engine.core cimport Kernel, mix_key
 from bingwa.engine.kalah_c cimport KalahState
-from bingwa.engine.net_c cimport (
-    NET_BUCKETS,
-    NET_HIDDEN,
-    NET_INPUTS,
-    NET_ONE,
-    NET_OUT_SCALE,
-    NET_SCORE_BUCKETS,
-    NetWeights,
-    net_load,
-    net_output,
-)
+from bingwa.engine.net_c cimport NetWeights, net_two_rows
 from bingwa.engine.weights_kalah cimport (
     EVAL_CAPTURE,
     EVAL_EXTRA_TURN,
@@ -180,7 +170,6 @@ cdef enum:
 
 cdef NetWeights NET
 NET.on = False
-NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
 NET_BOARD = (NET_PITS, NET_SEEDS)
 
 
@@ -189,9 +178,7 @@ cdef int evaluate_either(const void* vs) noexcept nogil:
     output when one is loaded (``set_net``) and the board is its own."""
     cdef const KalahState* s = <const KalahState*> vs
     if NET.on and s.net:
-        return evaluate(vs) + net_output(&NET, s.pits + NET_PITS * s.turn,
-                                         s.pits + NET_PITS - NET_PITS * s.turn,
-                                         s.store[s.turn], s.store[1 - s.turn])
+        return evaluate(vs) + net_two_rows(&NET, s.pits, s.store, s.turn)
     return evaluate(vs)
 
 
@@ -222,6 +209,7 @@ cdef class KalahKernel(Kernel):
         self.ops.captured = captured
         self.ops.repetition = NULL
         self.ops.evaluate = evaluate_either
+        self.net = &NET  # the module's network (core.Kernel.set_net)
         self.ops.table_depth = 2  # a leaf costs less than a table probe
 
     cdef int load(self, object state, void* out) except -1:
@@ -248,21 +236,7 @@ cdef class KalahKernel(Kernel):
 
     feature_names = FEATURE_NAMES
     weights = WEIGHTS
-    net_dims = NET_DIMS
     net_board = NET_BOARD  # pits a side and seeds in all where the network evaluates
-
-    def set_net(self, net):
-        """Evaluate Kalah(6,4) with ``net`` (engine/net.Net, its shape that
-        of NET_DIMS) added to the hand evaluation, or with the hand
-        evaluation alone (None). The network is the module's: every Kalah
-        kernel of the process uses it in the searches started after this
-        call, on the board it was trained for."""
-        net_load(&NET, net)
-
-    @property
-    def uses_net(self):
-        """True while a network adds to the evaluation (``set_net``)."""
-        return NET.on
 
     def features(self, state):
         """The evaluation's features of ``state`` (FEATURE_NAMES, in order):

@@ -5,17 +5,7 @@ state of tworow_c.pxd (its ``rule`` byte holds the grand-slam rule)."""
 from libc.string cimport memcpy
 
 from bingwa.engine.core cimport GAIN_UNKNOWN, Kernel
-from bingwa.engine.net_c cimport (
-    NET_BUCKETS,
-    NET_HIDDEN,
-    NET_INPUTS,
-    NET_ONE,
-    NET_OUT_SCALE,
-    NET_SCORE_BUCKETS,
-    NetWeights,
-    net_load,
-    net_output,
-)
+from bingwa.engine.net_c cimport NetWeights, net_two_rows
 from bingwa.engine.oware_rules cimport (
     FORBIDDEN,
     LEAVE_FIRST,
@@ -273,7 +263,6 @@ cdef int evaluate(const void* vs) noexcept nogil:
 # kernel of the process.
 cdef NetWeights NET
 NET.on = False
-NET_DIMS = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
 
 
 cdef int evaluate_either(const void* vs) noexcept nogil:
@@ -281,8 +270,7 @@ cdef int evaluate_either(const void* vs) noexcept nogil:
     output when one is loaded (``set_net``)."""
     cdef const OwareState* s = <const OwareState*> vs
     if NET.on:
-        return evaluate(vs) + net_output(&NET, s.pits + 6 * s.turn, s.pits + 6 - 6 * s.turn,
-                                         s.score[s.turn], s.score[1 - s.turn])
+        return evaluate(vs) + net_two_rows(&NET, s.pits, s.score, s.turn)
     return evaluate(vs)
 
 
@@ -320,6 +308,7 @@ cdef class OwareKernel(Kernel):
         self.ops.captured = tworow_captured
         self.ops.repetition = own_rows_end
         self.ops.evaluate = evaluate_either
+        self.net = &NET  # the module's network (core.Kernel.set_net)
         self.ops.may_capture = may_capture
         self.ops.move_gain = move_gain
         self.ops.table_depth = 2  # a leaf costs less than a table probe
@@ -332,20 +321,6 @@ cdef class OwareKernel(Kernel):
 
     feature_names = FEATURE_NAMES
     weights = WEIGHTS
-    net_dims = NET_DIMS
-
-    def set_net(self, net):
-        """Evaluate with ``net`` (engine/net.Net: w1, b1, w2, b2, its
-        shape that of NET_DIMS) added to the hand evaluation, or with the
-        hand evaluation alone (None). The network is the module's: every
-        Oware kernel of the process uses it in the searches started after
-        this call."""
-        net_load(&NET, net)
-
-    @property
-    def uses_net(self):
-        """True while a network adds to the evaluation (``set_net``)."""
-        return NET.on
 
     def features(self, state):
         """The evaluation's features of ``state`` (FEATURE_NAMES, in order):

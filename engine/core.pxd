@@ -9,6 +9,8 @@ make_move writes a fresh child state, nothing is undone).
 
 from libc.stdint cimport uint64_t
 
+from bingwa.engine.net_c cimport NetWeights
+
 cdef enum:
     STATE_BYTES = 128     # room for the largest state (Bao)
     GAIN_UNKNOWN = -32768  # move_gain cannot tell without making the move
@@ -97,6 +99,9 @@ cdef inline uint64_t mix_key(const unsigned char* values, int n) noexcept nogil:
 
 cdef class Kernel:
     cdef Ops ops
+    # the learned evaluation's weights, the kernel module's (net_c.pxd;
+    # NULL: the variant's evaluation takes no network)
+    cdef NetWeights* net
     # Python state tuple -> C state at ``out`` (ops.size bytes)
     cdef int load(self, object state, void* out) except -1
     # C state -> Python state tuple

@@ -7,6 +7,16 @@ load/dump between the Python state tuple and its C struct."""
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
+from bingwa.engine.net_c cimport (
+    NET_BUCKETS,
+    NET_HIDDEN,
+    NET_INPUTS,
+    NET_ONE,
+    NET_OUT_SCALE,
+    NET_SCORE_BUCKETS,
+    net_load,
+)
+
 
 class PerftStopped(Exception):
     """A perft whose ``poll`` asked it to stop (its count is incomplete)."""
@@ -89,6 +99,26 @@ cdef unsigned long long perft_c(Ops* ops, const void* s, int depth,
 
 cdef class Kernel:
     """A compiled rule kernel (subclassed once per variant)."""
+
+    net_dims = (NET_BUCKETS, NET_SCORE_BUCKETS, NET_INPUTS, NET_HIDDEN, NET_ONE, NET_OUT_SCALE)
+
+    def set_net(self, net):
+        """Evaluate with ``net`` (engine/net.Net, its shape ``net_dims``)
+        added to the hand evaluation, or with the hand evaluation alone
+        (None). The network is the kernel module's: every kernel of the
+        variant in the process uses it in the searches started after this
+        call. ValueError where the variant's evaluation takes none, or the
+        shape is another (the network loaded stays)."""
+        if self.net == NULL:
+            if net is None:
+                return
+            raise ValueError("this variant's evaluation takes no network")
+        net_load(self.net, net)
+
+    @property
+    def uses_net(self):
+        """True while a network adds to the evaluation (``set_net``)."""
+        return self.net != NULL and self.net.on
 
     cdef int load(self, object state, void* out) except -1:
         raise NotImplementedError

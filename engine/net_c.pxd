@@ -71,6 +71,14 @@ cdef inline int net_output(const NetWeights* net, const unsigned char* own,
     return total // (NET_ONE * NET_OUT_SCALE)
 
 
+cdef inline int net_two_rows(const NetWeights* net, const unsigned char* pits,
+                             const unsigned char* scores, int turn) noexcept nogil:
+    """``net_output`` of a board whose South row is ``pits[0..5]`` and
+    North's ``pits[6..11]``, ``scores`` South's and North's, ``turn`` the
+    side to move (0 South)."""
+    return net_output(net, pits + 6 * turn, pits + 6 - 6 * turn, scores[turn], scores[1 - turn])
+
+
 cdef inline int net_load(NetWeights* weights, object net) except -1:
     """Copy ``net`` (engine/net.Net, its shape that of NET_DIMS) into
     ``weights`` and turn it on, or turn it off (None). A network of another

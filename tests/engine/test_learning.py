@@ -207,6 +207,16 @@ def test_a_network_of_another_shape_is_refused_and_the_loaded_one_stays(kernel):
     assert kernel.uses_net and searched(position) == before
 
 
+@pytest.mark.parametrize("name", ["bao", "kujifunza"])
+def test_a_variant_without_a_network_refuses_one_and_takes_none(name):
+    kernel = find_variant(name).kernel
+    kernel.set_net(None)  # the hand evaluation: what it plays anyway
+    assert not kernel.uses_net
+    with pytest.raises(ValueError, match="takes no network"):
+        kernel.set_net(zero_net())
+    assert not kernel.uses_net
+
+
 def test_the_network_file_round_trips(tmp_path):
     net = random_net(7)
     write_net(tmp_path / "net.txt", net, "a test")
