@@ -270,8 +270,10 @@ def test_an_aualé_dialect_engine_plays_oware_in_bingwa_notation(tmp_path):
 
 def test_ctrl_c_exits_130_in_one_line_keeps_every_finished_game_and_resumes(tmp_path):
     db = str(tmp_path / "int.sqlite")
+    # 4 plies: Kalah has one balanced opening of 2 (its network scores the
+    # others as the wins they are) and the reuse note would be a second line
     args = ("tournament", "--bot", "random", "--bot", "greedy", "-v", "kalah", "--rounds", "6",
-            "--depth", "1", "--opening-plies", "2", "-j", "2", "--db", db, "--progress", "none")
+            "--depth", "1", "--opening-plies", "4", "-j", "2", "--db", db, "--progress", "none")
     # its own process group, signalled as a terminal's Ctrl-C signals it: engines included
     proc = subprocess.Popen([*BINGWA, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
