@@ -93,37 +93,34 @@ def test_the_inputs_are_one_bucket_a_pit_and_a_score_from_the_side_to_move():
     assert inputs[13] == 12 * BUCKETS + SCORE_BUCKETS + 0
 
 
-def test_the_kernel_network_is_its_python_twin(kernel):
+def assert_twin(kernel, games: list[Position], net: Net) -> None:
+    """The kernel's evaluation with ``net`` is the hand one plus the Python
+    twin's output on every position of ``games``, outputs of both signs
+    (rounded down alike)."""
     assert kernel.net_dims == (BUCKETS, SCORE_BUCKETS, INPUTS, HIDDEN, ACT_ONE, OUT_SCALE)
-    net = random_net(3)
     seen = set()
-    for position in positions(300, 1):
+    for position in games:
         state = position.state
         kernel.set_net(None)
         hand = kernel.evaluate(state)
+        assert not kernel.uses_net
         kernel.set_net(net)
         output = net.evaluate(active_inputs(state))
         assert kernel.evaluate(state) == hand + output, position.text()
         seen.add(output > 0)
-    assert seen == {True, False}  # outputs of both signs, rounded down alike
+    assert seen == {True, False}
+
+
+def test_the_kernel_network_is_its_python_twin(kernel):
+    assert_twin(kernel, positions(300, 1), random_net(3))
 
 
 def test_the_kalah_kernel_network_is_its_python_twin_on_kalah_6_4_alone(kalah_kernel):
-    assert kalah_kernel.net_dims == (BUCKETS, SCORE_BUCKETS, INPUTS, HIDDEN, ACT_ONE, OUT_SCALE)
     assert kalah_kernel.net_board == (6, 48)
-    net = random_net(13)
-    seen = set()
     # late positions too: a store past the last bucket (25 of 48: won)
-    for position in random_games("kalah", 400, 11):
-        state = position.state
-        kalah_kernel.set_net(None)
-        hand = kalah_kernel.evaluate(state)
-        kalah_kernel.set_net(net)
-        output = net.evaluate(active_inputs(state))
-        assert kalah_kernel.evaluate(state) == hand + output, position.text()
-        seen.add(output > 0)
-    assert seen == {True, False}
-    assert max(max(p.state[1]) for p in random_games("kalah", 400, 11)) > SCORE_BUCKETS
+    games = random_games("kalah", 400, 11)
+    assert max(max(p.state[1]) for p in games) > SCORE_BUCKETS
+    assert_twin(kalah_kernel, games, random_net(13))
     # other boards, and the other capture rule, play the hand evaluation:
     # the network's inputs mean another game there
     for spec in ("kalah seeds=3", "kalah pits=4", "kalah empty-capture=true"):
@@ -136,21 +133,10 @@ def test_the_kalah_kernel_network_is_its_python_twin_on_kalah_6_4_alone(kalah_ke
 
 def test_the_ayoayo_kernel_network_is_its_python_twin():
     kernel = find_variant("ayoayo").kernel
-    net = random_net(17)
-    seen = set()
     try:
-        for position in random_games("ayoayo", 300, 18):
-            state = position.state
-            kernel.set_net(None)
-            hand = kernel.evaluate(state)
-            assert not kernel.uses_net
-            kernel.set_net(net)
-            output = net.evaluate(active_inputs(state))
-            assert kernel.evaluate(state) == hand + output, position.text()
-            seen.add(output > 0)
+        assert_twin(kernel, random_games("ayoayo", 300, 18), random_net(17))
     finally:
         set_eval_file(kernel, "default", "ayoayo")
-    assert seen == {True, False}
 
 
 def test_without_a_network_the_evaluation_is_the_hand_one(kernel):
@@ -369,8 +355,14 @@ def test_train_is_one_command_from_scratch_and_reproducible(tmp_path):
     read_net(tmp_path / "net0.txt")  # a network of this build
 
 
-def test_train_refuses_bad_arguments_in_one_line(tmp_path):
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "train.py"),
-                          "--games", "0"], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 2 and "--games must be at least 1" in run.stderr
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "--games must be at least 1"),
+    (["--variant", "kalah", "--endgames", "-1"], "--endgames must be 0 or more"),
+    (["--variant", "kalah", "--tablebase", "x"], "--tablebase is Oware's"),
+    (["--variant", "bao"], "invalid choice"),
+])
+def test_train_refuses_bad_arguments_in_one_line(tmp_path, args, message):
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "train.py"), *args],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and message in run.stderr
     assert "Traceback" not in run.stderr
