@@ -154,12 +154,12 @@ class AlphaBetaBot(Bot):
 
     def _set_eval_file(self, previous: str) -> None:
         from bingwa.engine import find_variant
-        from bingwa.engine.net import NET_FILES, NetFileError, eval_file_net
+        from bingwa.engine.net import NetFileError, eval_file_nets
         from bingwa.engine.searcher import search_kernel
 
         try:
             # every network read before any kernel's changes
-            nets = {name: eval_file_net(self.option("EvalFile"), name) for name in NET_FILES}
+            nets = eval_file_nets(self.option("EvalFile"))
             for name, net in nets.items():
                 search_kernel(find_variant(name)).set_net(net)  # the compiled one: the search's
         except (NetFileError, ValueError) as exc:

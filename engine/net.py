@@ -162,11 +162,14 @@ def eval_file_net(value: str, variant: str) -> Net | None:
     return read_net(Path(text).expanduser())
 
 
-def set_eval_file(kernel: Any, value: str, variant: str = "oware") -> None:
-    """Give ``kernel`` (a compiled kernel of ``variant``) the network named
-    by an ``EvalFile`` value (``eval_file_net``). Every kernel of the
-    variant in the process shares it."""
-    kernel.set_net(eval_file_net(value, variant))
+def eval_file_nets(value: str) -> dict[str, Net | None]:
+    """The network an ``EvalFile`` value names for each variant of
+    NET_FILES (``eval_file_net``): a file's path is read once and names the
+    same network for every variant (NetFileError: one line)."""
+    text = value.strip()
+    if text.lower() in (NONE, "", "<empty>", DEFAULT):
+        return {variant: eval_file_net(text, variant) for variant in NET_FILES}
+    return dict.fromkeys(NET_FILES, read_net(Path(text).expanduser()))
 
 
 _LOADED: set[str] = set()

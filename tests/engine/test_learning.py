@@ -26,8 +26,9 @@ from bingwa.engine.net import (
     Net,
     NetFileError,
     active_inputs,
+    eval_file_net,
+    eval_file_nets,
     read_net,
-    set_eval_file,
     write_net,
 )
 
@@ -51,14 +52,14 @@ def zero_net() -> Net:
 def kernel():
     kernel = find_variant("oware").kernel
     yield kernel
-    set_eval_file(kernel, "default")
+    kernel.set_net(eval_file_net("default", "oware"))
 
 
 @pytest.fixture
 def kalah_kernel():
     kernel = find_variant("kalah").kernel
     yield kernel
-    set_eval_file(kernel, "default", "kalah")
+    kernel.set_net(eval_file_net("default", "kalah"))
 
 
 def random_games(variant: str, count: int, seed: int) -> list[Position]:
@@ -136,7 +137,7 @@ def test_the_ayoayo_kernel_network_is_its_python_twin():
     try:
         assert_twin(kernel, random_games("ayoayo", 300, 18), random_net(17))
     finally:
-        set_eval_file(kernel, "default", "ayoayo")
+        kernel.set_net(eval_file_net("default", "ayoayo"))
 
 
 def test_without_a_network_the_evaluation_is_the_hand_one(kernel):
@@ -276,6 +277,19 @@ def test_evalfile_chooses_the_network_and_the_shipped_one_is_the_default(tmp_pat
     default, none, mine = last_info(None), last_info("none"), last_info(str(path))
     assert last_info("default") == default
     assert len({default, none, mine}) == 3  # three evaluations, three searches
+
+
+def test_an_evalfile_names_a_network_for_every_variant(tmp_path):
+    path = tmp_path / "net.txt"
+    write_net(path, random_net(5, scale=2000), "a test")
+    mine = eval_file_nets(str(path))
+    assert set(mine) == set(NET_FILES)
+    assert all(net == read_net(path) for net in mine.values())  # one file, every variant
+    assert eval_file_nets("none") == dict.fromkeys(NET_FILES)
+    assert eval_file_nets(" Default ") == {
+        variant: read_net(file) if file.exists() else None for variant, file in NET_FILES.items()}
+    with pytest.raises(NetFileError):
+        eval_file_nets(str(tmp_path / "missing.txt"))
 
 
 def kalah_info(option: str | None) -> str:
