@@ -139,6 +139,8 @@ cdef class KalahSolver:
     cdef uint64_t* offsets                  # [r][k][v]: ranks below pit value v
     cdef uint64_t* counts                   # [r][k]: distributions of r seeds in k pits
     cdef int8_t** levels                    # levels[S]: the database of S seeds
+    cdef readonly unsigned long long level_done  # level built_seeds + 1: ranks computed
+    cdef uint8_t next_pits[12]              # ... and the distribution of the next rank
     cdef Entry* table
     cdef uint64_t mask
     cdef int interrupted                    # 1: Ctrl-C; 2: the budget of ``best`` ran out
@@ -293,35 +295,43 @@ cdef class KalahSolver:
         level[index] = <int8_t> best
         return best
 
-    def build(self, int seeds):
-        """Build the database of ``seeds`` seeds (those below must be built)."""
+    def build(self, int seeds, double deadline=0.0, stop=None):
+        """Build the database of ``seeds`` seeds (those below must be
+        built). True once it is complete; False when the ``deadline``
+        (time.monotonic() seconds, 0: none) comes first or ``stop()``
+        returns true. What is computed stays (``level_done`` ranks): the
+        next call for the level goes on from there, and so does one after
+        Ctrl-C (SolveInterrupted). The level is probed only once complete.
+        Time, ``stop`` and signals are checked every 16,384 positions (a
+        few milliseconds)."""
         if seeds != self.built_seeds + 1 or seeds > self.db_seeds:
             raise ValueError(f"build the databases in order, up to {self.db_seeds}")
         cdef uint64_t n = self.counts[seeds * (self.k + 1) + self.k], index
-        cdef int8_t* level = <int8_t*> malloc(n)
-        cdef uint8_t p[12]
+        cdef int8_t* level = self.levels[seeds]
+        cdef uint8_t* p = self.next_pits
         cdef int i, j, right
         if level == NULL:
-            raise MemoryError(f"no memory for the {seeds}-seed database")
-        memset(level, UNKNOWN & 0xFF, n)
-        self.levels[seeds] = level
-        memset(p, 0, 12)
-        p[self.k - 1] = seeds
-        for index in range(n):
+            level = <int8_t*> malloc(n)
+            if level == NULL:
+                raise MemoryError(f"no memory for the {seeds}-seed database")
+            memset(level, UNKNOWN & 0xFF, n)
+            self.levels[seeds] = level
+            memset(p, 0, 12)
+            p[self.k - 1] = seeds
+            self.level_done = 0
+        index = self.level_done
+        while index < n:
             self.db_value(p, seeds, index)
-            if index & 0xFFFFF == 0 and PyErr_CheckSignals() < 0:
-                PyErr_Clear()
-                free(level)
-                self.levels[seeds] = NULL
-                raise SolveInterrupted()
-            # the next distribution in lexicographic order (the rank order)
+            index += 1
+            if index == n:
+                break
+            # the next distribution in lexicographic order (the rank order;
+            # there is one: index < n)
             right = p[self.k - 1]
             i = self.k - 2
             while i >= 0 and right == 0:
                 right += p[i]
                 i -= 1
-            if i < 0:
-                break
             # pits i+1.. hold ``right`` seeds; move one of them into pit i
             right = 0
             for j in range(i + 1, self.k):
@@ -329,9 +339,20 @@ cdef class KalahSolver:
                 p[j] = 0
             p[i] += 1
             p[self.k - 1] = right - 1
+            if index & 0x3FFF == 0:
+                self.level_done = index  # ``p`` is its distribution
+                try:
+                    PyErr_CheckSignals()
+                except KeyboardInterrupt:
+                    raise SolveInterrupted() from None
+                if (deadline > 0.0 and now_seconds() >= deadline) or (
+                        stop is not None and stop()):
+                    return False
+        self.level_done = 0  # of the next level
         self.built_seeds = seeds
         self.db_positions += n
         self.view.built = seeds
+        return True
 
     def probe_hook(self):
         """The search's probe of these databases (search.pyx set_tablebase):

@@ -91,15 +91,17 @@ VARIANT_KNOBS: dict[str, dict[str, int]] = {
 # before the search (docs/solving.md, "Perfect play in the engine")
 ROOT_SOLVE_SHARE = 0.1
 # Kalah with ``Kalah Endgames``: the solver's databases are built on the
-# clock, the levels foreseen to fit in this share of a move's (soft) time
-# (all of them at once with no clock: a node or depth limit, analysis),
+# clock, for this share of a move's (soft) time, a level cut short going on
+# at the next move (all of them at once with no clock: a node or depth
+# limit, analysis),
 # once the root has at most BUILD_REACH seeds more in the pits than they
 # hold (a search from further away barely reaches them)
 BUILD_SHARE = 0.5
 BUILD_REACH = 24
 # after a root of S seeds in the pits went unsolved, the next try waits for
-# a root of at most S - UNSOLVED_GAP (or a larger budget): a failed try
-# costs its share of the search, and seeds leave the pits slowly
+# a root of at most S - UNSOLVED_GAP (or a larger budget, or more
+# databases): a failed try costs its share of the search, and seeds leave
+# the pits slowly
 UNSOLVED_GAP = 3
 
 Emit = Callable[[Info], None]
@@ -218,7 +220,7 @@ class Searcher:
         self._active: list[Any] = [self.engine]  # the engines of the last search
         # the last root the Kalah solver could not finish: (seeds, budget),
         # and the seeds in the pits of the last root it was asked about
-        self._unsolved: tuple[int, float] | None = None
+        self._unsolved: tuple[int, float, int] | None = None
         self._last_seeds: int | None = None
 
     # -- housekeeping --------------------------------------------------------
@@ -441,9 +443,9 @@ class Searcher:
     def _build_endgames(self, position: Position, limits: Limits, timer: TimeManager,
                         start: float, stop_event: threading.Event | None) -> None:
         """Build more of the Kalah solver's databases for this search
-        (``BUILD_SHARE``, ``BUILD_REACH``): on a clock, what is foreseen to
-        fit in its share of the soft time; with none, every level (until
-        ``stop_event``, checked between levels)."""
+        (``BUILD_SHARE``, ``BUILD_REACH``): on a clock, for its share of
+        the soft time (a level cut short goes on at the next move); with
+        none, every level; either until ``stop_event``."""
         solver = self.kalah_endgames
         if (solver is None or not solver.plays(position.variant)
                 or solver.built_seeds >= solver.db_seeds
@@ -475,7 +477,8 @@ class Searcher:
         ``ROOT_SOLVE_SHARE`` of the budget (a node limit's nodes, else the
         soft time), or None; ``self.nodes``: the solver's nodes spent. After
         a root the solver gave up on, roots of more than its seeds less
-        ``UNSOLVED_GAP`` are not tried with no larger budget (seeds in the
+        ``UNSOLVED_GAP`` are not tried with no larger budget and no more
+        databases built (seeds in the
         pits only ever fall in a Kalah game: a root with more seeds than
         the last starts afresh, as a new game does)."""
         solver = self.kalah_endgames
@@ -495,13 +498,13 @@ class Searcher:
         else:
             return None
         if (self._unsolved is not None and seeds > self._unsolved[0] - UNSOLVED_GAP
-                and budget <= self._unsolved[1]):
+                and budget <= self._unsolved[1] and solver.built_seeds <= self._unsolved[2]):
             return None
         before = solver.nodes
         found: tuple[int, list[str], list[str]] | None = solver.best_line(position, nodes, deadline)
         self.nodes = solver.nodes - before
         if found is None:
-            self._unsolved = (seeds, budget)
+            self._unsolved = (seeds, budget, solver.built_seeds)
         return found
 
     def _solved(self, exact: tuple[int, list[str], list[str]], nodes: int, emit: Emit | None,

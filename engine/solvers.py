@@ -21,10 +21,6 @@ from .position import Position
 DB_POSITIONS = 100_000_000  # default database budget: positions (one byte each)
 DB_MAX_SEEDS = 40
 TABLE_MB = 256
-# KalahSolver.extend builds a level of fewer positions than this (a few
-# milliseconds) without foreseeing its time; from a quarter of it, a
-# level's time sets the rate that foresees the next ones
-EXTEND_FREE = 50_000
 
 
 class SolverError(BingwaError):
@@ -107,9 +103,6 @@ class KalahSolver:
         self.solver = self.module.KalahSolver(self.pits, bool(variant.options["empty-capture"]),
                                               db_seeds, table_mb)
         self.db_seconds = 0.0
-        #: seconds a position of the last level timed: how ``extend`` foresees
-        #: the next level's time (a caller may set it, as the tests do)
-        self.seconds_per_position = 0.0
         if not build:
             return
         start = time.perf_counter()
@@ -131,30 +124,23 @@ class KalahSolver:
     def extend(self, deadline: float | None = None,
                stop: Callable[[], bool] | None = None) -> int:
         """Build the next databases, in order, up to ``db_seeds``; with a
-        ``deadline`` (time.monotonic()), only those expected to finish
-        before it: a level's time is foreseen from the seconds a position
-        of the last one took (levels of fewer than ``EXTEND_FREE``
-        positions, milliseconds in all, are built regardless); ``stop``
-        returning true ends it between two levels. Returns
-        ``built_seeds``. The play engine builds on its clock this way
-        (Searcher, ``Kalah Endgames``): Ctrl-C raises KeyboardInterrupt,
-        as in the search."""
+        ``deadline`` (time.monotonic()), until it, and until ``stop``
+        returns true (both checked every few milliseconds): a level cut
+        short goes on from there at the next call, nothing computed is
+        lost. Returns ``built_seeds``. The play engine builds
+        on its clock this way (Searcher, ``Kalah Endgames``): Ctrl-C raises
+        KeyboardInterrupt, as in the search, and keeps what is computed."""
         solver = self.solver
         while solver.built_seeds < self.db_seeds and not (stop and stop()):
-            seeds = solver.built_seeds + 1
-            size = solver.level_size(seeds)
-            if (deadline is not None and size >= EXTEND_FREE
-                    and time.monotonic() + size * self.seconds_per_position > deadline):
-                break
             start = time.perf_counter()
             try:
-                solver.build(seeds)
+                done = solver.build(solver.built_seeds + 1, deadline or 0.0, stop)
             except self.module.SolveInterrupted:
                 raise KeyboardInterrupt from None
-            spent = time.perf_counter() - start
-            self.db_seconds += spent
-            if size >= EXTEND_FREE // 4:
-                self.seconds_per_position = spent / size
+            finally:
+                self.db_seconds += time.perf_counter() - start
+            if not done:
+                break
         return self.built_seeds
 
     @property

@@ -1,8 +1,9 @@
 """``Kalah Endgames`` builds the solver's databases on the engine's clock
 (engine/solvers.py KalahSolver.extend, engine/searcher.py
-_build_endgames): a level at a time, only what is foreseen to fit in its
-share of a move, once the root is within reach of them; every level at
-once with no clock, so that a fixed-node search stays deterministic."""
+_build_endgames): in order, for its share of a move once the root is
+within reach of them, a level cut short going on at the next move; every
+level at once with no clock, so that a fixed-node search stays
+deterministic."""
 
 from __future__ import annotations
 
@@ -32,30 +33,57 @@ def kalah_root(seeds_in_pits: int, seed: int = 4) -> Position:
             return pos
 
 
-def test_extend_builds_in_order_what_the_deadline_allows():
-    from bingwa.engine.solvers import EXTEND_FREE, KalahSolver
+def _same_values(lazy: object, whole: object, seeds: int, rng: random.Random,
+                 count: int = 300) -> None:
+    for _ in range(count):
+        pits = [0] * 12
+        for _ in range(rng.randrange(seeds + 1)):
+            pits[rng.randrange(12)] += 1
+        assert lazy.solver.db_lookup(pits) == whole.solver.db_lookup(pits)  # type: ignore[attr-defined]
+
+
+def test_extend_builds_in_order_until_the_deadline_and_goes_on_where_it_stopped():
+    from bingwa.engine.solvers import KalahSolver
 
     variant = Position("kalah").variant
     lazy = KalahSolver(variant, 10, table_mb=1, build=False)
     assert lazy.built_seeds == -1
     with pytest.raises(ValueError):
         lazy.solver.db_lookup([0] * 11 + [1])  # nothing built: nothing to read
-    # a deadline already past: only the levels too small to foresee
-    free = max(s for s in range(11) if lazy.solver.level_size(s) < EXTEND_FREE)
-    assert lazy.extend(time.monotonic() - 1) == free < 10
-    # a level foreseen to take longer than the time left waits
-    lazy.seconds_per_position = 3600.0
-    assert lazy.extend(time.monotonic() + 60) == free
-    assert lazy.extend(stop=lambda: True) == free  # stopped: no level more
-    assert lazy.extend() == 10  # no deadline: every level
-    whole = KalahSolver(variant, 10, table_mb=1)
-    rng = random.Random(1)
-    for _ in range(300):
-        pits = [0] * 12
-        for _ in range(rng.randrange(11)):
-            pits[rng.randrange(12)] += 1
-        assert lazy.solver.db_lookup(pits) == whole.solver.db_lookup(pits)
+    # a deadline already past: the levels of fewer than 16,384 positions
+    # (0..6 seeds), then 16,384 positions of the next, kept for later
+    assert lazy.extend(time.monotonic() - 1) == 6
+    assert lazy.solver.level_done == 16_384
+    assert lazy.extend(stop=lambda: True) == 6  # stopped: nothing more
+    assert lazy.solver.level_done == 16_384
+    # short deadlines, again and again: each call goes on where the last
+    # stopped, until every level is built
+    calls, done = 0, lazy.solver.level_done
+    while lazy.built_seeds < 10:
+        before = (lazy.built_seeds, lazy.solver.level_done)
+        lazy.extend(time.monotonic() + 0.002)
+        assert (lazy.built_seeds, lazy.solver.level_done) > before  # progress, never lost
+        calls += 1
+    assert calls > 3 and lazy.solver.level_done == 0
+    assert done < lazy.solver.level_size(7)
+    assert lazy.extend() == 10  # nothing left
+    _same_values(lazy, KalahSolver(variant, 10, table_mb=1), 10, random.Random(1))
 
+
+def test_a_stop_ends_a_level_within_milliseconds_and_keeps_its_positions():
+    from bingwa.engine.solvers import KalahSolver
+
+    variant = Position("kalah").variant
+    lazy = KalahSolver(variant, 14, table_mb=1, build=False)
+    assert lazy.extend(stop=lambda: lazy.built_seeds >= 13) == 13
+    # 14 seeds: 4.5 M positions, most of a second; stopped 20 ms into it
+    halt = _set_after(0.02)
+    began = time.monotonic()
+    assert lazy.extend(stop=halt.is_set) == 13
+    assert time.monotonic() - began < 0.5
+    assert 0 < lazy.solver.level_done < lazy.solver.level_size(14)
+    assert lazy.extend() == 14
+    _same_values(lazy, KalahSolver(variant, 14, table_mb=1), 14, random.Random(3), 200)
 
 
 def test_ctrl_c_during_a_level_stops_the_build_and_keeps_the_levels_before_it():
@@ -76,15 +104,11 @@ def test_ctrl_c_during_a_level_stops_the_build_and_keeps_the_levels_before_it():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    assert lazy.built_seeds == 13  # the level stopped is not half kept
+    assert lazy.built_seeds == 13  # the level stopped is not probed half built
+    assert 0 < lazy.solver.level_done < lazy.solver.level_size(14)  # but what it has stays
     assert lazy.extend() == 14  # and building again finishes it
-    whole = KalahSolver(variant, 14, table_mb=1)
-    rng = random.Random(2)
-    for _ in range(200):
-        pits = [0] * 12
-        for _ in range(14):
-            pits[rng.randrange(12)] += 1
-        assert lazy.solver.db_lookup(pits) == whole.solver.db_lookup(pits)
+    _same_values(lazy, KalahSolver(variant, 14, table_mb=1), 14, random.Random(2), 200)
+
 
 def test_the_engine_builds_nothing_far_from_the_databases_and_all_with_no_clock():
     from bingwa.engine.searcher import BUILD_REACH, Searcher
@@ -118,21 +142,26 @@ def test_the_engine_builds_nothing_far_from_the_databases_and_all_with_no_clock(
     assert other.nodes == nodes and again.built_seeds == 10
 
 
-def test_on_a_clock_the_engine_builds_only_what_fits_its_share_of_the_move():
+def test_on_a_clock_the_engine_builds_for_its_share_of_the_move_and_goes_on_next_move():
     from bingwa.engine.searcher import BUILD_SHARE, Searcher
     from bingwa.engine.solvers import endgame_solver
     from bingwa.engine.timeman import allocate, ponderhit_ms
 
     variant = Position("kalah").variant
-    solver = endgame_solver(variant, 1)
+    solver = endgame_solver(variant, 16)  # 0..14 seeds: about 2 s to build
+    assert solver.db_seeds == 14
     searcher = Searcher(1)
     searcher.set_kalah_endgames(solver)
-    free = solver.extend(time.monotonic() - 1)  # the levels too small to foresee
-    solver.seconds_per_position = 3600.0  # every other level foreseen to take an hour
     near = kalah_root(20)
-    result = searcher.search(near, Limits(movetime=100))
-    assert result.best in [m.text for m in near.legal_moves()]
-    assert solver.built_seeds == free < 10
+    progress = []
+    for _ in range(3):
+        result = searcher.search(near, Limits(movetime=100))
+        assert result.best in [m.text for m in near.legal_moves()]
+        progress.append((solver.built_seeds, solver.solver.level_done))
+    # each move builds some (levels 11 and up take longer than a move's
+    # share; they were never begun before), none builds it all
+    assert progress == sorted(set(progress)) and progress[-1][0] < 14
+    assert solver.db_seconds < 3 * (100 * BUILD_SHARE + 50) / 1000
     # the deadline each search gives the build: its share of the move
     asked: list[float | None] = []
     solver.extend = lambda deadline=None, stop=None: asked.append(deadline) or solver.built_seeds
