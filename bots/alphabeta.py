@@ -15,9 +15,10 @@ Options:
   build``) probed at every node within their range (empty: none).
 - ``Kalah Endgames``: MiB for the Kalah solver's databases (every
   position of up to so many seeds in the pits, exact: engine/solvers.py;
-  default 16: 0..14 seeds), built in memory a level at a time on the
-  clock once a game comes within reach of them (about 1.7 s in all for
-  16 MiB on this 2-core machine; at once with no clock) and probed at
+  default 16: 0..14 seeds), built in memory in order on the clock, half
+  of each move once a game comes within reach of them, a level cut short
+  going on at the next move (about 2 s in all for 16 MiB on this 2-core
+  machine; at once with no clock) and probed at
   every node; a move first asks the solver for the root's exact value (a
   tenth of its time) and then plays or searches only moves that keep it;
   0: none.

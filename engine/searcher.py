@@ -98,6 +98,12 @@ ROOT_SOLVE_SHARE = 0.1
 # hold (a search from further away barely reaches them)
 BUILD_SHARE = 0.5
 BUILD_REACH = 24
+# ... and on a game clock, only the levels foreseen to take at most this
+# share of the time left (with BUILD_CLOCK_MOVES increments): at --tc
+# 1+0.01 the build would otherwise take half of every move for the rest
+# of the game and never finish
+BUILD_CLOCK_SHARE = 0.25
+BUILD_CLOCK_MOVES = 20
 # after a root of S seeds in the pits went unsolved, the next try waits for
 # a root of at most S - UNSOLVED_GAP (or a larger budget, or more
 # databases): a failed try costs its share of the search, and seeds leave
@@ -218,7 +224,8 @@ class Searcher:
         self.knobs: dict[str, int] = {}
         self._kernels: dict[str, Any] = {}
         self._active: list[Any] = [self.engine]  # the engines of the last search
-        # the last root the Kalah solver could not finish: (seeds, budget),
+        # the last root the Kalah solver could not finish: (seeds, budget,
+        # databases built),
         # and the seeds in the pits of the last root it was asked about
         self._unsolved: tuple[int, float, int] | None = None
         self._last_seeds: int | None = None
@@ -444,8 +451,10 @@ class Searcher:
                         start: float, stop_event: threading.Event | None) -> None:
         """Build more of the Kalah solver's databases for this search
         (``BUILD_SHARE``, ``BUILD_REACH``): on a clock, for its share of
-        the soft time (a level cut short goes on at the next move); with
-        none, every level; either until ``stop_event``."""
+        the soft time (a level cut short goes on at the next move), and on
+        a game clock only the levels foreseen to fit in its share of it
+        (``BUILD_CLOCK_SHARE``); with none, every level; either until
+        ``stop_event``."""
         solver = self.kalah_endgames
         if (solver is None or not solver.plays(position.variant)
                 or solver.built_seeds >= solver.db_seeds
@@ -458,7 +467,16 @@ class Searcher:
         # a ponder search may become the move at once (ponderhit): its budget
         soft_ms = (ponderhit_ms(limits, position.turn, position.variant.moves_left(position.state))
                    if limits.ponder else timer.budget.soft_ms)
-        solver.extend(None if soft_ms is None else start + soft_ms * BUILD_SHARE / 1000, stop)
+        left_ms, increment_ms = limits.clock(position.turn)
+        upto = solver.db_seeds
+        if left_ms is not None:
+            # on a game clock, only the levels foreseen to fit in its share
+            # of the clock (a bullet game would spend it all building)
+            clock_s = (max(0, left_ms) + BUILD_CLOCK_MOVES * increment_ms) * BUILD_CLOCK_SHARE / 1000
+            while upto > solver.built_seeds and solver.build_seconds_left(upto) > clock_s:
+                upto -= 1
+        solver.extend(None if soft_ms is None else start + soft_ms * BUILD_SHARE / 1000, stop,
+                      upto)
 
     def _solver_for_root(self, position: Position, limits: Limits, multipv: int) -> Any:
         """The Kalah solver that may decide this search's root, or None:
@@ -478,9 +496,9 @@ class Searcher:
         soft time), or None; ``self.nodes``: the solver's nodes spent. After
         a root the solver gave up on, roots of more than its seeds less
         ``UNSOLVED_GAP`` are not tried with no larger budget and no more
-        databases built (seeds in the
-        pits only ever fall in a Kalah game: a root with more seeds than
-        the last starts afresh, as a new game does)."""
+        databases built (seeds in the pits only ever fall in a Kalah game:
+        a root with more seeds than the last starts afresh, as a new game
+        does)."""
         solver = self.kalah_endgames
         seeds = variant_seeds(position)
         if self._last_seeds is not None and seeds > self._last_seeds:

@@ -164,7 +164,8 @@ def test_on_a_clock_the_engine_builds_for_its_share_of_the_move_and_goes_on_next
     assert solver.db_seconds < 3 * (100 * BUILD_SHARE + 50) / 1000
     # the deadline each search gives the build: its share of the move
     asked: list[float | None] = []
-    solver.extend = lambda deadline=None, stop=None: asked.append(deadline) or solver.built_seeds
+    solver.extend = (lambda deadline=None, stop=None, upto=None:
+                     asked.append(deadline) or solver.built_seeds)
     moves_left = variant.moves_left(near.state)
     for limits in (Limits(movetime=400), Limits(p1time=9_000, p2time=9_000, p1inc=100, p2inc=100),
                    Limits(ponder=True, p1time=9_000, p2time=9_000)):
@@ -179,6 +180,28 @@ def test_on_a_clock_the_engine_builds_for_its_share_of_the_move_and_goes_on_next
     for limits in (Limits(nodes=2_000), Limits(depth=2)):
         searcher.search(near, limits)
         assert asked.pop() is None  # no clock: every level
+
+
+def test_on_a_game_clock_the_engine_builds_only_what_fits_its_share_of_the_clock():
+    from bingwa.engine.searcher import BUILD_CLOCK_SHARE, Searcher
+    from bingwa.engine.solvers import endgame_solver
+
+    variant = Position("kalah").variant
+    solver = endgame_solver(variant, 16)  # 0..14 seeds: about 2 s to build
+    searcher = Searcher(1)
+    searcher.set_kalah_endgames(solver)
+    near = kalah_root(20)
+    share_s = 400 * BUILD_CLOCK_SHARE / 1000  # 0.4 s on the clock: 0.1 s to build
+    for _ in range(20):
+        searcher.search(near, Limits(p1time=400, p2time=400))
+    assert 0 <= solver.built_seeds < 14 and solver.db_seconds < 4 * share_s
+    # what it built fits the share; the next level would not have
+    assert solver.build_seconds_left(solver.built_seeds + 1) > share_s
+    assert solver.build_seconds_left(solver.built_seeds) == 0
+    # nothing is foreseen once every level is built
+    assert solver.build_seconds_left(14) > 0
+    solver.extend()
+    assert solver.build_seconds_left(14) == 0
 
 
 def _set_after(seconds: float) -> threading.Event:

@@ -396,3 +396,35 @@ def test_a_failed_root_solve_waits_for_fewer_seeds_until_another_game():
         game.push(rng.choice(game.legal_moves()))
     assert tried(game)
     assert tried(start)  # more seeds than the last root: another game
+
+
+def test_a_failed_root_solve_is_tried_again_once_more_databases_are_built():
+    """The wait after a failed try is for the databases it had: once the
+    clock has built more of them, a root of nearly as many seeds is tried
+    again (the build goes on a move at a time)."""
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import BUILD_REACH, UNSOLVED_GAP, Searcher
+    from bingwa.engine.solvers import KalahSolver
+
+    pytest.importorskip("bingwa.engine.search")
+    variant = Position("kalah").variant
+    solver = KalahSolver(variant, 8, table_mb=1, build=False)
+    assert solver.extend(stop=lambda: solver.built_seeds >= 6) == 6
+    searcher = Searcher(1)
+    searcher.set_kalah_endgames(solver)
+
+    def tried(pos: Position) -> bool:
+        before = solver.nodes
+        searcher.search(pos, Limits(nodes=20_000))
+        return solver.nodes > before
+
+    start = Position(variant)
+    assert 48 > 8 + BUILD_REACH  # so far from the databases, the search builds none
+    assert tried(start) and solver.built_seeds == 6
+    game = start.copy()
+    rng = random.Random(2)
+    while sum(game.state[0]) > 48 - UNSOLVED_GAP + 1:
+        game.push(rng.choice(game.legal_moves()))
+    assert not tried(game)
+    assert solver.extend(stop=lambda: solver.built_seeds >= 7) == 7
+    assert tried(game)
