@@ -6,6 +6,7 @@ fastest win), and the best moves are every move keeping it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from itertools import product
 
@@ -365,25 +366,35 @@ def test_the_engine_plays_the_solvers_move_when_the_solver_finishes():
     assert searcher.nodes == first  # deterministic at a node limit
 
 
+def _root_solve_tried(solver: object) -> Callable[[Position], bool]:
+    """Whether a move's search (20,000 nodes, the same searcher each
+    time) asks ``solver`` for the root's value."""
+    from bingwa.engine.limits import Limits
+    from bingwa.engine.searcher import Searcher
+
+    searcher = Searcher(1)
+    searcher.set_kalah_endgames(solver)
+
+    def tried(pos: Position) -> bool:
+        before = solver.nodes  # type: ignore[attr-defined]
+        searcher.search(pos, Limits(nodes=20_000))
+        return bool(solver.nodes > before)  # type: ignore[attr-defined]
+
+    return tried
+
+
 def test_a_failed_root_solve_waits_for_fewer_seeds_until_another_game():
     """After the solver gives up on a root, roots of nearly as many seeds
     in the pits are searched without trying it (a failed try costs the
     search its nodes); a root of fewer seeds is tried, and so is one of
     more (seeds never return to the pits: another game)."""
-    from bingwa.engine.limits import Limits
-    from bingwa.engine.searcher import UNSOLVED_GAP, Searcher
+    from bingwa.engine.searcher import UNSOLVED_GAP
     from bingwa.engine.solvers import KalahSolver
 
     pytest.importorskip("bingwa.engine.search")
     variant = Position("kalah").variant
     solver = KalahSolver(variant, 6, table_mb=1)
-    searcher = Searcher(1)
-    searcher.set_kalah_endgames(solver)
-
-    def tried(pos: Position) -> bool:
-        before = solver.nodes
-        searcher.search(pos, Limits(nodes=20_000))
-        return solver.nodes > before
+    tried = _root_solve_tried(solver)
 
     start = Position(variant)  # 48 seeds in the pits: not solved in 2,000 nodes
     assert tried(start)
@@ -402,21 +413,14 @@ def test_a_failed_root_solve_is_tried_again_once_more_databases_are_built():
     """The wait after a failed try is for the databases it had: once the
     clock has built more of them, a root of nearly as many seeds is tried
     again (the build goes on a move at a time)."""
-    from bingwa.engine.limits import Limits
-    from bingwa.engine.searcher import BUILD_REACH, UNSOLVED_GAP, Searcher
+    from bingwa.engine.searcher import BUILD_REACH, UNSOLVED_GAP
     from bingwa.engine.solvers import KalahSolver
 
     pytest.importorskip("bingwa.engine.search")
     variant = Position("kalah").variant
     solver = KalahSolver(variant, 8, table_mb=1, build=False)
     assert solver.extend(stop=lambda: solver.built_seeds >= 6) == 6
-    searcher = Searcher(1)
-    searcher.set_kalah_endgames(solver)
-
-    def tried(pos: Position) -> bool:
-        before = solver.nodes
-        searcher.search(pos, Limits(nodes=20_000))
-        return solver.nodes > before
+    tried = _root_solve_tried(solver)
 
     start = Position(variant)
     assert 48 > 8 + BUILD_REACH  # so far from the databases, the search builds none
