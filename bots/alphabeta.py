@@ -17,8 +17,9 @@ Options:
   position of up to so many seeds in the pits, exact: engine/solvers.py;
   default 16: 0..14 seeds), built in memory in order on the clock, half
   of each move once a game comes within reach of them, a level cut short
-  going on at the next move (about 2 s in all for 16 MiB on this 2-core
-  machine; at once with no clock) and probed at
+  going on at the next move, on a game clock only what fits in a quarter
+  of the time left (about 2 s in all for 16 MiB on this 2-core machine;
+  at once with no clock) and probed at
   every node; a move first asks the solver for the root's exact value (a
   tenth of its time) and then plays or searches only moves that keep it;
   0: none.

@@ -468,13 +468,12 @@ class Searcher:
         soft_ms = (ponderhit_ms(limits, position.turn, position.variant.moves_left(position.state))
                    if limits.ponder else timer.budget.soft_ms)
         left_ms, increment_ms = limits.clock(position.turn)
-        upto = solver.db_seeds
+        upto = None
         if left_ms is not None:
             # on a game clock, only the levels foreseen to fit in its share
             # of the clock (a bullet game would spend it all building)
-            clock_s = (max(0, left_ms) + BUILD_CLOCK_MOVES * increment_ms) * BUILD_CLOCK_SHARE / 1000
-            while upto > solver.built_seeds and solver.build_seconds_left(upto) > clock_s:
-                upto -= 1
+            upto = solver.seeds_within(
+                (max(0, left_ms) + BUILD_CLOCK_MOVES * increment_ms) * BUILD_CLOCK_SHARE / 1000)
         solver.extend(None if soft_ms is None else start + soft_ms * BUILD_SHARE / 1000, stop,
                       upto)
 

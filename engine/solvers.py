@@ -134,6 +134,14 @@ class KalahSolver:
         rate = self.db_seconds / done if done >= 16_384 else SECONDS_PER_POSITION
         return max(0, left) * rate
 
+    def seeds_within(self, seconds: float) -> int:
+        """The most seeds whose databases are foreseen to be built within
+        ``seconds`` more (``built_seeds`` at least)."""
+        upto = self.db_seeds
+        while upto > self.built_seeds and self.build_seconds_left(upto) > seconds:
+            upto -= 1
+        return upto
+
     def extend(self, deadline: float | None = None,
                stop: Callable[[], bool] | None = None, upto: int | None = None) -> int:
         """Build the next databases, in order, up to ``upto`` seeds

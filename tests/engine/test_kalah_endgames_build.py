@@ -198,6 +198,7 @@ def test_on_a_game_clock_the_engine_builds_only_what_fits_its_share_of_the_clock
     # what it built fits the share; the next level would not have
     assert solver.build_seconds_left(solver.built_seeds + 1) > share_s
     assert solver.build_seconds_left(solver.built_seeds) == 0
+    assert solver.seeds_within(share_s) == solver.built_seeds
     # nothing is foreseen once every level is built
     assert solver.build_seconds_left(14) > 0
     solver.extend()
