@@ -221,9 +221,19 @@ class Tournament:
             w.start()
         alive = len(workers)
         error: BaseException | None = None
+        # Ctrl-C as a flag, not an exception: a KeyboardInterrupt raised
+        # inside the queue's lock can surface as "release unlocked lock"
+        interrupted = threading.Event()
+        previous = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN):
+            previous = signal.signal(signal.SIGINT, lambda _signum, _frame: interrupted.set())
         try:
-            while alive:
-                item = results.get()
+            while alive and not interrupted.is_set():
+                try:
+                    item = results.get(timeout=0.1)
+                except queue.Empty:
+                    continue
                 if item is finished:
                     alive -= 1
                 elif isinstance(item, BaseException):
@@ -235,10 +245,14 @@ class Tournament:
                     if self.fold(item):
                         self.stop.set()
         finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
             self.stop.set()
             for w in workers:
                 w.join(timeout=30)
             self._fold_finished(results)
+        if interrupted.is_set():
+            raise KeyboardInterrupt
         if error is not None:
             raise error
 
